@@ -1,0 +1,57 @@
+# textfp: PGXS build.  `make && make install`, then `make installcheck`
+# against a running server (see README.md for the one-command test run).
+
+EXTENSION = textfp
+MODULE_big = textfp
+DATA = textfp--1.0.sql
+PGFILEDESC = "textfp - text fingerprints and near-duplicate detection"
+
+CORE_OBJS = \
+	src/core/bits.o \
+	src/core/hash.o \
+	src/core/normalize.o \
+	src/core/tokenize.o \
+	src/core/stopwords.o \
+	src/core/stopwords_data.o \
+	src/core/features.o \
+	src/core/simhash.o
+
+OBJS = $(CORE_OBJS) \
+	src/textfp.o \
+	src/pipeline.o \
+	src/simhash64.o \
+	src/hamming_ball.o \
+	src/simhash_agg.o
+
+REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
+	pipeline_options simhash_agg guc encoding
+REGRESS_OPTS = --encoding=UTF8 --no-locale
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
+
+# ICU for normalisation and word breaks; xxhash is used header-only.
+PG_CPPFLAGS = -Isrc/core
+SHLIB_LINK = $(shell pkg-config --libs icu-i18n icu-uc 2>/dev/null || echo -licui18n -licuuc -licudata)
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# Our own code warning-free under -Wextra; PostgreSQL's headers are system
+# headers so their warnings don't drown ours.
+override CPPFLAGS := $(patsubst -I%,-isystem %,$(filter -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))) \
+	$(filter-out -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))
+override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+
+# --- C unit tests for src/core (no server needed) ---
+UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
+UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
+
+test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
+
+.PHONY: unittest
+unittest: test/unit/test_core
+	test/unit/test_core
+
+EXTRA_CLEAN = test/unit/test_core results regression.diffs regression.out tmp_check log

@@ -1,0 +1,203 @@
+/*
+ * tfp_core.h: the pure-C text fingerprint core shared by every fingerprint.
+ *
+ * Nothing here includes PostgreSQL headers: the core takes bytes and
+ * parameters and returns numbers, so the same code runs in the server, in the
+ * unit tests, under a fuzzer and under valgrind.  Memory comes from the
+ * caller's allocator; errors come back as tfp_status codes that the glue turns
+ * into ereport()s.
+ */
+#ifndef TFP_CORE_H
+#define TFP_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Limits on sizes that users control (documented in docs/reference.md). */
+#define TFP_MAX_INPUT_BYTES   (64 * 1024 * 1024)	/* UTF-8 bytes of one text */
+#define TFP_MAX_NGRAM         8		/* CJK character n-gram size */
+#define TFP_MAX_SHINGLE       16	/* tokens per shingle */
+#define TFP_MAX_STOPWORD_BYTES 256	/* one user stopword, UTF-8 bytes */
+
+#define SIMHASH_BITS 64
+
+/*
+ * Weights are summed in fixed point so that a fingerprint does not depend on
+ * the order features arrive in (aggregates, parallel plans) nor on the
+ * platform's floating point: a weight w counts as round(w * 2^24).
+ */
+#define TFP_WEIGHT_FRAC_BITS  24
+#define TFP_MAX_WEIGHT        1073741824.0	/* 2^30: keeps w * 2^24 < 2^54 */
+
+typedef enum tfp_status
+{
+	TFP_OK = 0,
+	TFP_ENOMEM,					/* the allocator returned NULL */
+	TFP_EUTF8,					/* input is not valid UTF-8 */
+	TFP_ETOOLONG,				/* input longer than TFP_MAX_INPUT_BYTES */
+	TFP_EICU,					/* ICU failed; see tfp_env.icu_error */
+	TFP_EWEIGHT,				/* weight negative, not finite or too large */
+	TFP_EOVERFLOW				/* sum of weights out of range */
+} tfp_status;
+
+/* What the caller lends the core: memory and a way to be interrupted. */
+typedef struct tfp_env
+{
+	void	   *(*alloc) (void *ctx, size_t size);	/* NULL on failure */
+	void		(*free) (void *ctx, void *ptr);
+	void		(*check_interrupts) (void *ctx);	/* may longjmp; may be NULL */
+	void	   *ctx;
+	int			icu_error;		/* UErrorCode of the last TFP_EICU */
+} tfp_env;
+
+typedef enum tfp_tokenizer
+{
+	TFP_TOKENIZER_NGRAM = 0,	/* general category + CJK ranges (default) */
+	TFP_TOKENIZER_ICU			/* ICU dictionary word break */
+} tfp_tokenizer;
+
+typedef enum tfp_weighting
+{
+	TFP_WEIGHT_TF = 0,			/* term frequency (default) */
+	TFP_WEIGHT_BINARY			/* 1 per distinct feature */
+} tfp_weighting;
+
+/* Built-in stopword lists, as a bit mask. */
+#define TFP_STOP_ZH 0x1
+#define TFP_STOP_EN 0x2
+
+typedef struct tfp_stopset tfp_stopset;
+
+/* Every pipeline parameter; the SQL functions expose each as a named arg. */
+typedef struct tfp_options
+{
+	int			ngram;			/* 1..TFP_MAX_NGRAM */
+	int			shingle;		/* 1..TFP_MAX_SHINGLE */
+	tfp_tokenizer tokenizer;
+	bool		simplify;		/* Traditional -> Simplified Chinese */
+	int			builtin_stopwords;	/* TFP_STOP_* mask, 0 for none */
+	const tfp_stopset *user_stopwords;	/* NULL for none */
+	tfp_weighting weighting;
+	uint64_t	seed;			/* feature hash seed */
+} tfp_options;
+
+extern void tfp_options_default(tfp_options *opts);
+
+/* --- hashing (hash.c) --- */
+extern uint64_t tfp_hash(const void *data, size_t len, uint64_t seed);
+
+/* --- UTF-8 and normalisation (normalize.c) --- */
+extern bool tfp_utf8_valid(const char *s, size_t len);
+
+/*
+ * NFKC with case folding, optionally Traditional-to-Simplified.  On success
+ * *out is allocated with env->alloc (NUL-terminated) and *outlen is its length.
+ */
+extern tfp_status tfp_normalize(tfp_env *env, const char *in, size_t len,
+								bool simplify, char **out, size_t *outlen);
+
+/* --- tokenising (tokenize.c) --- */
+typedef struct tfp_span
+{
+	uint32_t	off;			/* byte offset in the normalised text */
+	uint32_t	len;			/* byte length */
+} tfp_span;
+
+/* True for code points that form CJK character n-grams (fixed ranges). */
+extern bool tfp_is_cjk(uint32_t cp);
+
+extern tfp_status tfp_tokenize(tfp_env *env, const tfp_options *opts,
+							   const char *text, size_t len,
+							   tfp_span **tokens, size_t *ntokens);
+
+/* --- stopwords (stopwords.c) --- */
+
+/*
+ * Build a set from words that are already normalised.  Entries longer than
+ * TFP_MAX_STOPWORD_BYTES or empty are skipped by the caller's validation.
+ */
+extern tfp_status tfp_stopset_build(tfp_env *env, const char *const *words,
+									const size_t *lens, size_t n,
+									tfp_stopset **out);
+extern bool tfp_stopset_contains(const tfp_stopset *set, const char *word,
+								 size_t len);
+extern void tfp_stopset_free(tfp_env *env, tfp_stopset *set);
+
+/* The built-in list for TFP_STOP_ZH or TFP_STOP_EN (built on first use). */
+extern tfp_status tfp_builtin_stopset(tfp_env *env, int which,
+									  const tfp_stopset **out);
+extern size_t tfp_builtin_stopword_count(int which);
+
+/* --- features (features.c) --- */
+typedef struct tfp_feature
+{
+	uint64_t	hash;
+	uint32_t	count;			/* occurrences (1 when not deduplicated) */
+	uint32_t	text_off;		/* into tfp_featureset.text, if kept */
+	uint32_t	text_len;
+} tfp_feature;
+
+typedef struct tfp_featureset
+{
+	tfp_feature *items;
+	size_t		n;
+	char	   *text;			/* shingle texts, when want_text */
+	size_t		text_len;
+} tfp_featureset;
+
+/*
+ * Run the whole pipeline over UTF-8 input.  With dedupe, each distinct
+ * feature appears once, in order of first occurrence, with its count;
+ * without it, once per occurrence (enough for TF simhash).  With want_text,
+ * each feature's text ("tok1 tok2" for shingles) is kept.
+ */
+extern tfp_status tfp_extract(tfp_env *env, const tfp_options *opts,
+							  const char *utf8, size_t len,
+							  bool dedupe, bool want_text,
+							  tfp_featureset *out);
+extern void tfp_featureset_free(tfp_env *env, tfp_featureset *fs);
+
+/* The weight the pipeline gives a feature, in fixed point. */
+extern int64_t tfp_feature_weight_fixed(const tfp_options *opts,
+										const tfp_feature *f);
+
+/* --- SimHash (simhash.c) --- */
+typedef struct tfp_simhash_acc
+{
+	int64_t		v[SIMHASH_BITS];
+	uint64_t	total;			/* sum of |weights|, bounds every v[i] */
+} tfp_simhash_acc;
+
+extern void tfp_simhash_init(tfp_simhash_acc *acc);
+extern tfp_status tfp_weight_to_fixed(double w, int64_t *out);
+extern tfp_status tfp_simhash_add(tfp_simhash_acc *acc, uint64_t hash,
+								  int64_t weight_fixed);
+extern tfp_status tfp_simhash_merge(tfp_simhash_acc *into,
+									const tfp_simhash_acc *from);
+extern uint64_t tfp_simhash_final(const tfp_simhash_acc *acc);
+
+/* simhash of text in one call. */
+extern tfp_status tfp_simhash_text(tfp_env *env, const tfp_options *opts,
+								   const char *utf8, size_t len,
+								   uint64_t *out);
+
+/* --- simhash64 values (bits.c) --- */
+extern int	tfp_popcount64(uint64_t x);
+
+static inline int
+tfp_hamming64(uint64_t a, uint64_t b)
+{
+	return tfp_popcount64(a ^ b);
+}
+
+/* Parse exactly 16 hex digits; false on anything else. */
+extern bool tfp_hex64_parse(const char *s, size_t len, uint64_t *out);
+/* Write 16 lower-case hex digits and a NUL into buf[17]. */
+extern void tfp_hex64_format(uint64_t v, char *buf);
+
+/* --- versions (normalize.c) --- */
+extern void tfp_icu_version(char *buf, size_t buflen);
+extern void tfp_unicode_version(char *buf, size_t buflen);
+
+#endif							/* TFP_CORE_H */

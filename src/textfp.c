@@ -1,0 +1,173 @@
+/*
+ * textfp.c: module set-up, settings, version information, and the bridge
+ * between the core's allocator/status codes and PostgreSQL's.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include <unicode/utypes.h>
+
+#include "textfp.h"
+
+PG_MODULE_MAGIC;
+
+int			textfp_hamming_threshold = 3;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	DefineCustomIntVariable("textfp.hamming_threshold",
+							"Sets the largest Hamming distance the simhash64 % operator accepts.",
+							"Valid range is 0 .. 64.",
+							&textfp_hamming_threshold,
+							3, 0, SIMHASH_BITS,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+#if PG_VERSION_NUM >= 150000
+	MarkGUCPrefixReserved("textfp");
+#else
+	EmitWarningsOnPlaceholders("textfp");
+#endif
+}
+
+/* --- the core's allocator: palloc in a given context, NULL on failure --- */
+
+static void *
+env_alloc(void *ctx, size_t size)
+{
+	return MemoryContextAllocExtended((MemoryContext) ctx, size,
+									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+}
+
+static void
+env_free(void *ctx, void *ptr)
+{
+	pfree(ptr);
+}
+
+static void
+env_check_interrupts(void *ctx)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+void
+textfp_env_init(tfp_env *env, MemoryContext cxt)
+{
+	env->alloc = env_alloc;
+	env->free = env_free;
+	env->check_interrupts = env_check_interrupts;
+	env->ctx = cxt;
+	env->icu_error = 0;
+}
+
+void
+textfp_report(tfp_status rc, const tfp_env *env)
+{
+	switch (rc)
+	{
+		case TFP_ENOMEM:
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory")));
+			break;
+		case TFP_EUTF8:
+			ereport(ERROR,
+					(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+					 errmsg("invalid byte sequence for encoding \"UTF8\""),
+					 errdetail("textfp reads text as UTF-8."),
+					 errhint("In a SQL_ASCII database, store only valid UTF-8 text, or use a database with a real encoding.")));
+			break;
+		case TFP_ETOOLONG:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("text is too long to fingerprint"),
+					 errdetail("The limit is %d bytes of UTF-8.", TFP_MAX_INPUT_BYTES)));
+			break;
+		case TFP_EICU:
+			ereport(ERROR,
+					(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
+					 errmsg("ICU failed: %s", u_errorName((UErrorCode) env->icu_error))));
+			break;
+		case TFP_EWEIGHT:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("weight must be a finite number between 0 and %.0f",
+							TFP_MAX_WEIGHT)));
+			break;
+		case TFP_EOVERFLOW:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("sum of simhash weights is out of range")));
+			break;
+		case TFP_OK:
+			break;
+	}
+	elog(ERROR, "unexpected textfp status %d", (int) rc);
+}
+
+/*
+ * The core reads and writes UTF-8.  Other server encodings are converted
+ * (LATIN1 and the like); SQL_ASCII bytes are taken as they are and must be
+ * valid UTF-8, which the core checks.
+ */
+char *
+textfp_to_utf8(const char *s, size_t len, size_t *outlen)
+{
+	int			enc = GetDatabaseEncoding();
+	char	   *res;
+
+	if (enc == PG_UTF8 || enc == PG_SQL_ASCII)
+	{
+		*outlen = len;
+		return (char *) s;
+	}
+	res = (char *) pg_do_encoding_conversion((unsigned char *) s, (int) len,
+											 enc, PG_UTF8);
+	*outlen = (res == s) ? len : strlen(res);
+	return res;
+}
+
+char *
+textfp_from_utf8(const char *s, size_t len)
+{
+	int			enc = GetDatabaseEncoding();
+
+	if (enc == PG_UTF8 || enc == PG_SQL_ASCII)
+		return pnstrdup(s, len);
+	return pg_any_to_server(pnstrdup(s, len), (int) len, PG_UTF8);
+}
+
+PG_FUNCTION_INFO_V1(textfp_versions);
+Datum
+textfp_versions(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+	char		icu[32];
+	char		uni[32];
+	char		xxh[32];
+	unsigned	xv = XXH_versionNumber();
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	tfp_icu_version(icu, sizeof(icu));
+	tfp_unicode_version(uni, sizeof(uni));
+	snprintf(xxh, sizeof(xxh), "%u.%u.%u", xv / 10000, (xv / 100) % 100, xv % 100);
+	values[0] = CStringGetTextDatum(TEXTFP_VERSION);
+	values[1] = CStringGetTextDatum(icu);
+	values[2] = CStringGetTextDatum(uni);
+	values[3] = CStringGetTextDatum(xxh);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
+}

@@ -1,0 +1,312 @@
+/* textfp--1.0.sql: text fingerprints and near-duplicate detection. */
+
+\echo Use "CREATE EXTENSION textfp" to load this file. \quit
+
+-- =========================================================================
+-- type simhash64: a 64-bit SimHash, 16 hex digits in text form
+-- =========================================================================
+
+CREATE TYPE simhash64;
+
+CREATE FUNCTION simhash64_in(cstring) RETURNS simhash64
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_out(simhash64) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_recv(internal) RETURNS simhash64
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_send(simhash64) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- LIKE int8: 8 bytes, passed by value exactly where int8 is (64-bit builds).
+CREATE TYPE simhash64 (
+	INPUT = simhash64_in,
+	OUTPUT = simhash64_out,
+	RECEIVE = simhash64_recv,
+	SEND = simhash64_send,
+	LIKE = pg_catalog.int8
+);
+COMMENT ON TYPE simhash64 IS '64-bit SimHash fingerprint';
+
+-- casts: explicit only, bit-for-bit
+CREATE FUNCTION simhash64_to_bigint(simhash64) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_from_bigint(bigint) RETURNS simhash64
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_to_bit(simhash64) RETURNS bit(64)
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_from_bit(bit) RETURNS simhash64
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_to_bytea(simhash64) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_from_bytea(bytea) RETURNS simhash64
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION simhash64_to_bigint(simhash64) IS 'same 64 bits as a (signed) bigint';
+COMMENT ON FUNCTION simhash64_from_bigint(bigint) IS 'simhash64 with the same 64 bits as the bigint';
+COMMENT ON FUNCTION simhash64_to_bit(simhash64) IS 'the 64 bits, most significant first';
+COMMENT ON FUNCTION simhash64_from_bit(bit) IS 'simhash64 from exactly 64 bits, most significant first';
+COMMENT ON FUNCTION simhash64_to_bytea(simhash64) IS 'the 8 bytes, big-endian';
+COMMENT ON FUNCTION simhash64_from_bytea(bytea) IS 'simhash64 from exactly 8 bytes, big-endian';
+
+CREATE CAST (simhash64 AS bigint) WITH FUNCTION simhash64_to_bigint(simhash64);
+CREATE CAST (bigint AS simhash64) WITH FUNCTION simhash64_from_bigint(bigint);
+CREATE CAST (simhash64 AS bit) WITH FUNCTION simhash64_to_bit(simhash64);
+CREATE CAST (bit AS simhash64) WITH FUNCTION simhash64_from_bit(bit);
+CREATE CAST (simhash64 AS bytea) WITH FUNCTION simhash64_to_bytea(simhash64);
+CREATE CAST (bytea AS simhash64) WITH FUNCTION simhash64_from_bytea(bytea);
+
+-- comparison: unsigned order of the 64 bits, for btree and hash opclasses
+CREATE FUNCTION simhash64_eq(simhash64, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_ne(simhash64, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_lt(simhash64, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_le(simhash64, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_gt(simhash64, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_ge(simhash64, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_cmp(simhash64, simhash64) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_hash(simhash64) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION simhash64_hash_extended(simhash64, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION simhash64_eq(simhash64, simhash64) IS 'implementation of = operator';
+COMMENT ON FUNCTION simhash64_ne(simhash64, simhash64) IS 'implementation of <> operator';
+COMMENT ON FUNCTION simhash64_lt(simhash64, simhash64) IS 'implementation of < operator';
+COMMENT ON FUNCTION simhash64_le(simhash64, simhash64) IS 'implementation of <= operator';
+COMMENT ON FUNCTION simhash64_gt(simhash64, simhash64) IS 'implementation of > operator';
+COMMENT ON FUNCTION simhash64_ge(simhash64, simhash64) IS 'implementation of >= operator';
+COMMENT ON FUNCTION simhash64_cmp(simhash64, simhash64) IS 'btree comparison: unsigned order of the 64 bits';
+COMMENT ON FUNCTION simhash64_hash(simhash64) IS 'hash support';
+COMMENT ON FUNCTION simhash64_hash_extended(simhash64, bigint) IS 'seeded hash support';
+
+CREATE OPERATOR = (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel,
+	HASHES, MERGES
+);
+CREATE OPERATOR <> (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR CLASS simhash64_btree_ops
+	DEFAULT FOR TYPE simhash64 USING btree AS
+	OPERATOR 1 <,
+	OPERATOR 2 <=,
+	OPERATOR 3 =,
+	OPERATOR 4 >=,
+	OPERATOR 5 >,
+	FUNCTION 1 simhash64_cmp(simhash64, simhash64);
+
+CREATE OPERATOR CLASS simhash64_hash_ops
+	DEFAULT FOR TYPE simhash64 USING hash AS
+	OPERATOR 1 =,
+	FUNCTION 1 simhash64_hash(simhash64),
+	FUNCTION 2 simhash64_hash_extended(simhash64, bigint);
+
+-- =========================================================================
+-- Hamming distance and the near operator
+-- =========================================================================
+
+CREATE FUNCTION hamming_distance(simhash64, simhash64) RETURNS integer
+	AS 'MODULE_PATHNAME', 'simhash64_hamming'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION hamming_distance(simhash64, simhash64)
+	IS 'number of differing bits, 0 to 64';
+
+CREATE OPERATOR <~> (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = hamming_distance,
+	COMMUTATOR = <~>
+);
+
+-- STABLE, not IMMUTABLE: the answer depends on textfp.hamming_threshold.
+CREATE FUNCTION simhash64_near(simhash64, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash64_near(simhash64, simhash64)
+	IS 'true when the Hamming distance is at most textfp.hamming_threshold';
+
+CREATE OPERATOR % (
+	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_near,
+	COMMUTATOR = %, RESTRICT = contsel, JOIN = contjoinsel
+);
+
+-- =========================================================================
+-- type hamming_ball: a centre and a radius, for per-query thresholds
+-- =========================================================================
+
+CREATE TYPE hamming_ball;
+
+CREATE FUNCTION hamming_ball_in(cstring) RETURNS hamming_ball
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hamming_ball_out(hamming_ball) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hamming_ball_recv(internal) RETURNS hamming_ball
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hamming_ball_send(hamming_ball) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE hamming_ball (
+	INPUT = hamming_ball_in,
+	OUTPUT = hamming_ball_out,
+	RECEIVE = hamming_ball_recv,
+	SEND = hamming_ball_send,
+	INTERNALLENGTH = 16,
+	ALIGNMENT = double
+);
+COMMENT ON TYPE hamming_ball IS 'simhash64 centre and Hamming radius, written centre/radius';
+
+-- Two arguments, so never read as a cast.
+CREATE FUNCTION hamming_ball(center simhash64, radius integer) RETURNS hamming_ball
+	AS 'MODULE_PATHNAME', 'hamming_ball_make'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hamming_ball(simhash64, integer)
+	IS 'the fingerprints within radius bits of center (radius 0 to 64)';
+
+CREATE FUNCTION hamming_ball_center(hamming_ball) RETURNS simhash64
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION hamming_ball_radius(hamming_ball) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION hamming_ball_center(hamming_ball) IS 'centre of the ball';
+COMMENT ON FUNCTION hamming_ball_radius(hamming_ball) IS 'radius of the ball in bits';
+
+CREATE FUNCTION simhash64_within(simhash64, hamming_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION hamming_ball_contains(hamming_ball, simhash64) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION simhash64_within(simhash64, hamming_ball)
+	IS 'implementation of <@: fingerprint lies within the ball';
+COMMENT ON FUNCTION hamming_ball_contains(hamming_ball, simhash64)
+	IS 'implementation of @>: ball contains the fingerprint';
+
+CREATE OPERATOR <@ (
+	LEFTARG = simhash64, RIGHTARG = hamming_ball, FUNCTION = simhash64_within,
+	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+);
+CREATE OPERATOR @> (
+	LEFTARG = hamming_ball, RIGHTARG = simhash64, FUNCTION = hamming_ball_contains,
+	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+);
+
+-- =========================================================================
+-- the text pipeline
+-- =========================================================================
+-- Every pipeline parameter is a named argument with the same name and
+-- default in every function.  Defaults are substituted at plan time and are
+-- part of stored fingerprints: they never change within a version.
+
+CREATE FUNCTION simhash(
+	doc text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	weighting text DEFAULT 'tf',
+	seed bigint DEFAULT 0)
+RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'textfp_simhash_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash(text, integer, integer, text, boolean, text, text[], text, bigint)
+	IS 'SimHash of a text''s weighted features';
+
+CREATE FUNCTION textfp_features(
+	doc text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	weighting text DEFAULT 'tf',
+	seed bigint DEFAULT 0,
+	OUT feature text,
+	OUT hash bigint,
+	OUT weight double precision)
+RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_features'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 200;
+COMMENT ON FUNCTION textfp_features(text, integer, integer, text, boolean, text, text[], text, bigint)
+	IS 'the features the pipeline extracts from a text, with hash and weight';
+
+CREATE FUNCTION textfp_normalize(doc text, simplify boolean DEFAULT false)
+RETURNS text
+	AS 'MODULE_PATHNAME', 'textfp_normalize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_normalize(text, boolean)
+	IS 'the text as the pipeline sees it: NFKC with case folding, optionally simplified Chinese';
+
+CREATE FUNCTION textfp_stopwords(list text DEFAULT 'builtin') RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'textfp_stopwords'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION textfp_stopwords(text)
+	IS 'the words of a built-in stopword list: builtin, zh, en or none';
+
+CREATE FUNCTION textfp_versions(
+	OUT textfp text, OUT icu text, OUT unicode text, OUT xxhash text)
+RETURNS record
+	AS 'MODULE_PATHNAME', 'textfp_versions'
+	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_versions()
+	IS 'versions of textfp, ICU, Unicode and xxHash this server uses';
+
+-- =========================================================================
+-- SimHash from other feature sources
+-- =========================================================================
+
+CREATE FUNCTION simhash(doc tsvector) RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'textfp_simhash_tsvector'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash(tsvector)
+	IS 'SimHash of a tsvector''s lexemes, weighted by their number of positions';
+
+CREATE FUNCTION simhash_agg_transfn(internal, bigint, double precision)
+RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION simhash_agg_finalfn(internal) RETURNS simhash64
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION simhash_agg_combinefn(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION simhash_agg_serialfn(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash_agg_deserialfn(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_agg_transfn(internal, bigint, double precision) IS 'simhash_agg state transition';
+COMMENT ON FUNCTION simhash_agg_finalfn(internal) IS 'simhash_agg final value';
+COMMENT ON FUNCTION simhash_agg_combinefn(internal, internal) IS 'simhash_agg parallel combine';
+COMMENT ON FUNCTION simhash_agg_serialfn(internal) IS 'simhash_agg state serialisation';
+COMMENT ON FUNCTION simhash_agg_deserialfn(bytea, internal) IS 'simhash_agg state deserialisation';
+
+CREATE AGGREGATE simhash_agg(feature_hash bigint, weight double precision) (
+	SFUNC = simhash_agg_transfn,
+	STYPE = internal,
+	FINALFUNC = simhash_agg_finalfn,
+	COMBINEFUNC = simhash_agg_combinefn,
+	SERIALFUNC = simhash_agg_serialfn,
+	DESERIALFUNC = simhash_agg_deserialfn,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE simhash_agg(bigint, double precision)
+	IS 'SimHash of (feature hash, weight) rows; order-independent';
