@@ -26,8 +26,6 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding
 REGRESS_OPTS = --encoding=UTF8 --no-locale
-TAP_TESTS = 1
-PROVE_TESTS = test/t/*.pl
 
 # ICU for normalisation and word breaks; xxhash is used header-only.
 PG_CPPFLAGS = -Isrc/core
