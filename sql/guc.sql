@@ -2,9 +2,9 @@
 -- (like any extension setting, it shows once the library is loaded)
 SELECT hamming_distance('0000000000000000', '0000000000000000');
 SHOW textfp.hamming_threshold;
-SELECT '0000000000000000'::simhash64 % '000000000000001f' AS d5;
-SET textfp.hamming_threshold = 5;
-SELECT '0000000000000000'::simhash64 % '000000000000001f' AS d5;
+SELECT '0000000000000000'::simhash64 % '000000000000007f' AS d7;
+SET textfp.hamming_threshold = 7;
+SELECT '0000000000000000'::simhash64 % '000000000000007f' AS d7;
 SET textfp.hamming_threshold = 0;
 SELECT '0000000000000000'::simhash64 % '0000000000000000' AS same,
        '0000000000000000'::simhash64 % '0000000000000001' AS d1;

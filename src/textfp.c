@@ -19,7 +19,7 @@
 
 PG_MODULE_MAGIC;
 
-int			textfp_hamming_threshold = 3;
+int			textfp_hamming_threshold = 6;
 
 void		_PG_init(void);
 
@@ -30,7 +30,7 @@ _PG_init(void)
 							"Sets the largest Hamming distance the simhash64 % operator accepts.",
 							"Valid range is 0 .. 64.",
 							&textfp_hamming_threshold,
-							3, 0, SIMHASH_BITS,
+							6, 0, SIMHASH_BITS,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000

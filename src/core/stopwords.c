@@ -139,12 +139,14 @@ tfp_builtin_stopword_count(int which)
 static void *
 process_alloc(void *ctx, size_t size)
 {
+	(void) ctx;
 	return malloc(size ? size : 1);
 }
 
 static void
 process_free(void *ctx, void *ptr)
 {
+	(void) ctx;
 	free(ptr);
 }
 

@@ -1,0 +1,248 @@
+-- demo.sql: the README's main job, finding reprinted articles among real ones.
+--
+-- Reads make_articles.pl's output on psql's standard input (\copy ... FROM pstdin):
+--   perl demo/make_articles.pl > articles.tsv
+--   psql -X -v ON_ERROR_STOP=1 -f demo/demo.sql < articles.tsv
+-- Everything it makes lives in schema textfp_demo, dropped and remade on each run.
+-- Needs a UTF8 database.
+
+\set ON_ERROR_STOP on
+\encoding UTF8
+\pset footer off
+\pset null ''
+-- the thresholds the report uses: near duplicates at most :near bits apart (the
+-- default of textfp.hamming_threshold),
+-- a looser look at :loose bits
+\set near 6
+\set loose 10
+
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS textfp;
+DROP SCHEMA IF EXISTS textfp_demo CASCADE;
+CREATE SCHEMA textfp_demo;
+SET search_path = textfp_demo, public;
+RESET client_min_messages;
+
+\echo
+\echo '=== textfp demo: finding reprinted articles ==='
+\echo
+SELECT textfp, icu, unicode, xxhash FROM textfp_versions();
+
+-- -------------------------------------------------------------------------
+-- what the pipeline sees
+-- -------------------------------------------------------------------------
+
+\echo
+\echo '--- features of two short sentences (textfp_features, default options) ---'
+SELECT feature, weight, to_hex(hash) AS hash
+FROM textfp_features('本报讯 记者王小明报道：数据库今天发布了新版本。')
+LIMIT 20;
+SELECT feature, weight, to_hex(hash) AS hash
+FROM textfp_features('The database released a new version today, our reporter says.')
+LIMIT 20;
+
+-- -------------------------------------------------------------------------
+-- load
+-- -------------------------------------------------------------------------
+
+CREATE TABLE articles (
+	id          integer PRIMARY KEY,
+	lang        text NOT NULL,
+	source      text NOT NULL,
+	original_id integer REFERENCES articles,   -- set for planted reprints
+	edits       text NOT NULL,                 -- what make_articles.pl changed
+	title       text NOT NULL,
+	body        text NOT NULL
+);
+\copy articles FROM pstdin
+
+-- an article's family: the original it is, or the one it reprints
+CREATE FUNCTION family(a articles) RETURNS integer
+	LANGUAGE sql IMMUTABLE AS 'SELECT coalesce(a.original_id, a.id)';
+
+\echo
+\echo '--- the corpus ---'
+SELECT lang,
+	count(*) FILTER (WHERE original_id IS NULL) AS originals,
+	count(*) FILTER (WHERE original_id IS NOT NULL) AS reprints,
+	count(DISTINCT split_part(source, '#', 1)) FILTER (WHERE original_id IS NULL) AS source_files,
+	round(avg(length(body))) AS avg_chars,
+	max(length(body)) AS max_chars
+FROM articles GROUP BY lang ORDER BY lang;
+
+-- -------------------------------------------------------------------------
+-- fingerprint: one simhash64 per article
+-- -------------------------------------------------------------------------
+
+\echo
+\echo '--- fingerprinting (UPDATE ... SET fp = simhash(body)) ---'
+ALTER TABLE articles ADD COLUMN fp simhash64;
+\timing on
+UPDATE articles SET fp = simhash(body);
+\timing off
+-- statistics, so the pair query below is planned for 800 rows and not thousands (which
+-- would also bring in JIT compilation, slower than the query itself)
+VACUUM ANALYZE articles;
+SELECT id, lang, fp, left(title, 40) AS title FROM articles ORDER BY id LIMIT 3;
+
+-- -------------------------------------------------------------------------
+-- every pair of articles, with its Hamming distance
+-- -------------------------------------------------------------------------
+
+\echo
+\echo '--- comparing every pair: a.fp <~> b.fp, the Hamming distance (hamming_distance()) ---'
+\timing on
+-- all 300,000-odd pairs, for the statistics below; unlogged: nothing here needs WAL
+CREATE UNLOGGED TABLE pairs AS
+SELECT a.id AS a_id, b.id AS b_id,
+	CASE WHEN a.lang = b.lang THEN a.lang ELSE a.lang || '/' || b.lang END AS lang,
+	a.fp <~> b.fp AS distance,
+	a.family = b.family AS planted
+FROM articles a JOIN articles b ON a.id < b.id;
+\timing off
+
+-- How much text two articles share, independently of textfp's pipeline: the Jaccard
+-- similarity of their sets of 4-character shingles (NFKC, lower case, whitespace
+-- removed).  It tells real overlap in the source texts from fingerprint collisions.
+CREATE FUNCTION shingles(t text) RETURNS SETOF text
+	LANGUAGE sql IMMUTABLE STRICT AS $$
+	SELECT DISTINCT g FROM (
+		SELECT c || lead(c, 1, '') OVER w || lead(c, 2, '') OVER w || lead(c, 3, '') OVER w AS g
+		FROM unnest(string_to_array(regexp_replace(normalize(lower(t), NFKC), '\s+', '', 'g'), NULL))
+			WITH ORDINALITY AS u(c, i)
+		WINDOW w AS (ORDER BY i)) s
+$$;
+CREATE FUNCTION overlap(a text, b text) RETURNS numeric
+	LANGUAGE sql IMMUTABLE STRICT AS $$
+	SELECT round(count(*) FILTER (WHERE n = 2)::numeric / nullif(count(*), 0), 2)
+	FROM (SELECT g, count(*) AS n
+		FROM (SELECT shingles(a) AS g UNION ALL SELECT shingles(b)) u
+		GROUP BY g) c
+$$;
+
+ALTER TABLE pairs ADD COLUMN overlap numeric;
+UPDATE pairs p SET overlap = overlap(a.body, b.body)
+FROM articles a, articles b
+WHERE p.distance <= :loose AND a.id = p.a_id AND b.id = p.b_id;
+
+\echo
+\echo '--- near duplicates found at distance <=' :near '(planted reprints; first 20) ---'
+SELECT p.distance AS dist, p.lang, p.a_id, p.b_id,
+	left(a.title, 26) AS title_a, left(b.title, 26) AS title_b,
+	p.overlap, concat_ws(' | ', nullif(a.edits, ''), b.edits) AS edits
+FROM pairs p JOIN articles a ON a.id = p.a_id JOIN articles b ON b.id = p.b_id
+WHERE p.planted AND p.distance <= :near
+ORDER BY p.distance, p.lang, p.a_id, p.b_id
+LIMIT 20;
+
+\echo
+\echo '--- pairs within' :loose 'bits that were NOT planted (overlap: shared 4-character shingles) ---'
+SELECT p.distance AS dist, p.lang, p.a_id, p.b_id,
+	left(a.title, 24) AS title_a, left(b.title, 24) AS title_b,
+	left(split_part(a.source, '/', 1), 16) AS source_a, left(split_part(b.source, '/', 1), 16) AS source_b,
+	p.overlap,
+	CASE WHEN p.overlap >= 0.3 THEN 'same text in sources' ELSE 'false positive' END AS verdict
+FROM pairs p JOIN articles a ON a.id = p.a_id JOIN articles b ON b.id = p.b_id
+WHERE NOT p.planted AND p.distance <= :loose
+ORDER BY p.distance, p.lang, p.a_id, p.b_id
+LIMIT 30;
+
+\echo
+\echo '--- planted reprints missed at distance <=' :near '(worst 15) ---'
+SELECT a.fp <~> b.fp AS dist, b.lang, a.id AS orig, b.id AS reprint,
+	left(a.title, 26) AS title, length(a.body) AS orig_chars, b.edits
+FROM articles a JOIN articles b ON b.original_id = a.id
+WHERE a.fp <~> b.fp > :near
+ORDER BY a.fp <~> b.fp DESC, b.id
+LIMIT 15;
+
+\echo
+\echo '--- original -> reprint distance by kind of edit (most reprints have several; found_near: <=' :near 'bits, found_loose: <=' :loose 'bits) ---'
+SELECT b.lang, regexp_replace(e, '_[0-9]+$', '') AS edit, count(*) AS reprints,
+	count(*) FILTER (WHERE a.fp <~> b.fp <= :near) AS found_near,
+	count(*) FILTER (WHERE a.fp <~> b.fp <= :loose) AS found_loose,
+	percentile_disc(0.5) WITHIN GROUP (ORDER BY a.fp <~> b.fp) AS median_dist,
+	max(a.fp <~> b.fp) AS max_dist
+FROM articles a JOIN articles b ON b.original_id = a.id,
+	unnest(string_to_array(b.edits, ',')) AS e
+GROUP BY 1, 2 ORDER BY 1, 2;
+
+\echo
+\echo '--- distance between unrelated articles of one language (different families) ---'
+SELECT lang, count(*) AS pairs, min(distance) AS min_dist,
+	percentile_disc(0.0001) WITHIN GROUP (ORDER BY distance) AS "0.01%",
+	percentile_disc(0.001) WITHIN GROUP (ORDER BY distance) AS "0.1%",
+	percentile_disc(0.01) WITHIN GROUP (ORDER BY distance) AS "1%",
+	percentile_disc(0.5) WITHIN GROUP (ORDER BY distance) AS median
+FROM pairs WHERE NOT planted AND lang NOT LIKE '%/%'
+GROUP BY lang ORDER BY lang;
+
+\echo
+\echo '--- choosing a threshold: planted pairs found, and unplanted pairs let in ---'
+SELECT t AS "distance <=",
+	count(*) FILTER (WHERE lang = 'en' AND planted AND distance <= t) AS en_found,
+	round(100.0 * count(*) FILTER (WHERE lang = 'en' AND planted AND distance <= t)
+		/ nullif(count(*) FILTER (WHERE lang = 'en' AND planted), 0)) AS "en_%",
+	count(*) FILTER (WHERE lang = 'en' AND NOT planted AND distance <= t) AS en_unplanted,
+	count(*) FILTER (WHERE lang = 'zh' AND planted AND distance <= t) AS zh_found,
+	round(100.0 * count(*) FILTER (WHERE lang = 'zh' AND planted AND distance <= t)
+		/ nullif(count(*) FILTER (WHERE lang = 'zh' AND planted), 0)) AS "zh_%",
+	count(*) FILTER (WHERE lang = 'zh' AND NOT planted AND distance <= t) AS zh_unplanted,
+	count(*) FILTER (WHERE lang LIKE '%/%' AND distance <= t) AS cross_lang
+FROM pairs, (VALUES (0), (3), (6), (8), (10), (12), (14)) AS v(t)
+WHERE distance <= 14 OR planted
+GROUP BY t ORDER BY t;
+
+-- -------------------------------------------------------------------------
+-- the operators: % with textfp.hamming_threshold, and hamming_ball
+-- -------------------------------------------------------------------------
+
+\echo
+\echo '--- the same search with the % operator, textfp.hamming_threshold set to' :near '---'
+SET textfp.hamming_threshold = :near;
+SELECT count(*) AS "pairs a.fp % b.fp",
+	(SELECT count(*) FROM pairs WHERE distance <= :near) AS "pairs a.fp <~> b.fp <= threshold"
+FROM articles a JOIN articles b ON a.id < b.id AND a.fp % b.fp;
+RESET textfp.hamming_threshold;
+
+-- the first original with a reprint found within :loose bits
+SELECT min(a_id) AS lookup_id FROM pairs WHERE planted AND distance <= :loose \gset
+\echo
+\echo '--- one lookup: the articles within' :loose 'bits of article' :lookup_id '(fp <@ hamming_ball) ---'
+SELECT n.id, n.original_id AS reprint_of, n.fp <~> q.fp AS dist, left(n.title, 40) AS title, n.edits
+FROM articles q JOIN articles n ON n.fp <@ hamming_ball(q.fp, :loose)
+WHERE q.id = :lookup_id
+ORDER BY dist, n.id;
+
+-- -------------------------------------------------------------------------
+-- summary
+-- -------------------------------------------------------------------------
+
+\echo
+\echo '=== summary ==='
+\pset tuples_only on
+\pset format unaligned
+WITH per_lang AS (
+	SELECT lang,
+		count(*) FILTER (WHERE planted) AS planted,
+		count(*) FILTER (WHERE planted AND distance <= :near) AS planted_near,
+		count(*) FILTER (WHERE planted AND distance <= :loose) AS planted_loose,
+		count(*) FILTER (WHERE NOT planted) AS unrelated,
+		count(*) FILTER (WHERE NOT planted AND distance <= :near) AS other_near,
+		count(*) FILTER (WHERE NOT planted AND distance <= :loose) AS other_loose,
+		count(*) FILTER (WHERE NOT planted AND distance <= :near AND overlap < 0.3) AS false_near,
+		count(*) FILTER (WHERE NOT planted AND distance <= :loose AND overlap < 0.3) AS false_loose
+	FROM pairs WHERE lang NOT LIKE '%/%' GROUP BY lang
+)
+SELECT format('%s: %s planted reprint pairs; found %s (%s%%) at <= %s bits, %s (%s%%) at <= %s bits.',
+		CASE lang WHEN 'en' THEN 'English' WHEN 'zh' THEN 'Chinese' ELSE lang END,
+		planted, planted_near, round(100.0 * planted_near / nullif(planted, 0)), :near,
+		planted_loose, round(100.0 * planted_loose / nullif(planted, 0)), :loose)
+	|| E'\n' ||
+	format('    Unplanted pairs (of %s): %s at <= %s bits, %s at <= %s bits; false positives among them (overlap < 0.3): %s and %s.',
+		unrelated, other_near, :near, other_loose, :loose, false_near, false_loose)
+FROM per_lang ORDER BY lang;
+SELECT format('Cross-language pairs within %s bits: %s.', :loose, count(*))
+FROM pairs WHERE lang LIKE '%/%' AND distance <= :loose;
+\pset format aligned
+\pset tuples_only off
