@@ -21,10 +21,12 @@ OBJS = $(CORE_OBJS) \
 	src/pipeline.o \
 	src/simhash64.o \
 	src/hamming_ball.o \
-	src/simhash_agg.o
+	src/simhash_agg.o \
+	src/simhash64_gist.o \
+	src/hamming_ball_gist.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
-	pipeline_options simhash_agg guc encoding
+	pipeline_options simhash_agg guc encoding gist
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # ICU for normalisation and word breaks; xxhash is used header-only.

@@ -310,3 +310,107 @@ CREATE AGGREGATE simhash_agg(feature_hash bigint, weight double precision) (
 );
 COMMENT ON AGGREGATE simhash_agg(bigint, double precision)
 	IS 'SimHash of (feature hash, weight) rows; order-independent';
+
+-- =========================================================================
+-- GiST: radius and nearest-neighbour search over simhash64
+-- =========================================================================
+
+CREATE TYPE gist_simhash64_key;
+CREATE FUNCTION gist_simhash64_key_in(cstring) RETURNS gist_simhash64_key
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_key_out(gist_simhash64_key) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE gist_simhash64_key (
+	INPUT = gist_simhash64_key_in,
+	OUTPUT = gist_simhash64_key_out,
+	INTERNALLENGTH = 16,
+	ALIGNMENT = double
+);
+COMMENT ON TYPE gist_simhash64_key IS 'GiST key of simhash64: AND and OR of the fingerprints below';
+
+CREATE FUNCTION gist_simhash64_consistent(internal, simhash64, smallint, oid, internal)
+RETURNS boolean AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_distance(internal, simhash64, smallint, oid, internal)
+RETURNS double precision AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_union(internal, internal) RETURNS gist_simhash64_key
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_compress(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_fetch(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_penalty(internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_picksplit(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_same(gist_simhash64_key, gist_simhash64_key, internal)
+RETURNS internal AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_simhash64_sortsupport(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR CLASS gist_simhash64_ops
+	DEFAULT FOR TYPE simhash64 USING gist AS
+	OPERATOR 1 = (simhash64, simhash64),
+	OPERATOR 2 % (simhash64, simhash64),
+	OPERATOR 3 <@ (simhash64, hamming_ball),
+	OPERATOR 15 <~> (simhash64, simhash64) FOR ORDER BY pg_catalog.integer_ops,
+	FUNCTION 1 gist_simhash64_consistent(internal, simhash64, smallint, oid, internal),
+	FUNCTION 2 gist_simhash64_union(internal, internal),
+	FUNCTION 3 gist_simhash64_compress(internal),
+	FUNCTION 5 gist_simhash64_penalty(internal, internal, internal),
+	FUNCTION 6 gist_simhash64_picksplit(internal, internal),
+	FUNCTION 7 gist_simhash64_same(gist_simhash64_key, gist_simhash64_key, internal),
+	FUNCTION 8 gist_simhash64_distance(internal, simhash64, smallint, oid, internal),
+	FUNCTION 9 gist_simhash64_fetch(internal),
+	FUNCTION 11 gist_simhash64_sortsupport(internal),
+	STORAGE gist_simhash64_key;
+
+-- =========================================================================
+-- hamming_ball overlap, and GiST for exclusion constraints
+-- =========================================================================
+
+CREATE FUNCTION hamming_ball_overlaps(hamming_ball, hamming_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION hamming_ball_overlaps(hamming_ball, hamming_ball)
+	IS 'implementation of &&: some fingerprint lies in both balls (centres at most r1 + r2 apart)';
+
+CREATE OPERATOR && (
+	LEFTARG = hamming_ball, RIGHTARG = hamming_ball, FUNCTION = hamming_ball_overlaps,
+	COMMUTATOR = &&, RESTRICT = contsel, JOIN = contjoinsel
+);
+
+CREATE TYPE gist_hamming_ball_key;
+CREATE FUNCTION gist_hamming_ball_key_in(cstring) RETURNS gist_hamming_ball_key
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_hamming_ball_key_out(gist_hamming_ball_key) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE gist_hamming_ball_key (
+	INPUT = gist_hamming_ball_key_in,
+	OUTPUT = gist_hamming_ball_key_out,
+	INTERNALLENGTH = 24,
+	ALIGNMENT = double
+);
+COMMENT ON TYPE gist_hamming_ball_key IS 'GiST key of hamming_ball: AND and OR of the centres below, largest radius';
+
+CREATE FUNCTION gist_hamming_ball_consistent(internal, hamming_ball, smallint, oid, internal)
+RETURNS boolean AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_hamming_ball_union(internal, internal) RETURNS gist_hamming_ball_key
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_hamming_ball_compress(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_hamming_ball_penalty(internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_hamming_ball_picksplit(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gist_hamming_ball_same(gist_hamming_ball_key, gist_hamming_ball_key, internal)
+RETURNS internal AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR CLASS gist_hamming_ball_ops
+	DEFAULT FOR TYPE hamming_ball USING gist AS
+	OPERATOR 3 && (hamming_ball, hamming_ball),
+	FUNCTION 1 gist_hamming_ball_consistent(internal, hamming_ball, smallint, oid, internal),
+	FUNCTION 2 gist_hamming_ball_union(internal, internal),
+	FUNCTION 3 gist_hamming_ball_compress(internal),
+	FUNCTION 5 gist_hamming_ball_penalty(internal, internal, internal),
+	FUNCTION 6 gist_hamming_ball_picksplit(internal, internal),
+	FUNCTION 7 gist_hamming_ball_same(gist_hamming_ball_key, gist_hamming_ball_key, internal),
+	STORAGE gist_hamming_ball_key;

@@ -138,3 +138,14 @@ hamming_ball_contains(PG_FUNCTION_ARGS)
 
 	PG_RETURN_BOOL(tfp_hamming64(fp, b->center) <= b->radius);
 }
+
+/* Balls overlap when some fingerprint lies in both: centres <= r1 + r2 apart. */
+PG_FUNCTION_INFO_V1(hamming_ball_overlaps);
+Datum
+hamming_ball_overlaps(PG_FUNCTION_ARGS)
+{
+	HammingBall *a = PG_GETARG_HAMMING_BALL_P(0);
+	HammingBall *b = PG_GETARG_HAMMING_BALL_P(1);
+
+	PG_RETURN_BOOL(tfp_hamming64(a->center, b->center) <= a->radius + b->radius);
+}

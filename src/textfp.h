@@ -5,6 +5,7 @@
 #define TEXTFP_H
 
 #include "postgres.h"
+#include "access/gist.h"
 #include "fmgr.h"
 
 #include "tfp_core.h"
@@ -26,6 +27,29 @@ typedef struct HammingBall
 } HammingBall;
 
 #define HAMMING_BALL_MAX_RADIUS SIMHASH_BITS
+
+/* GiST key of simhash64: the bits all fingerprints below share (AND, OR). */
+typedef struct SimhashGistKey
+{
+	uint64		and_bits;
+	uint64		or_bits;
+} SimhashGistKey;
+
+/* GiST key of hamming_ball: a SimhashGistKey of the centres, largest radius. */
+typedef struct BallGistKey
+{
+	uint64		and_bits;
+	uint64		or_bits;
+	int32		max_radius;
+	int32		pad;
+} BallGistKey;
+
+/* Strategy numbers of the index operator classes. */
+#define SIMHASH_EQ_STRATEGY			1	/* simhash64 = simhash64 */
+#define SIMHASH_NEAR_STRATEGY		2	/* simhash64 % simhash64 */
+#define SIMHASH_WITHIN_STRATEGY		3	/* simhash64 <@ hamming_ball */
+#define SIMHASH_DISTANCE_STRATEGY	15	/* simhash64 <~> simhash64 (ordering) */
+#define BALL_OVERLAP_STRATEGY		3	/* hamming_ball && hamming_ball */
 #define PG_GETARG_HAMMING_BALL_P(n) ((HammingBall *) PG_GETARG_POINTER(n))
 
 /*
@@ -37,6 +61,10 @@ typedef struct HammingBall
 #else
 #define TFP_INPUT_ERROR(fcinfo, ...) ereport(ERROR, __VA_ARGS__)
 #endif
+
+/* simhash64_gist.c: shared with the hamming_ball class */
+extern void simhash_gist_assign(GistEntryVector *entryvec, GIST_SPLITVEC *v);
+extern int	simhash_gist_penalty(const SimhashGistKey *o, const SimhashGistKey *a);
 
 /* textfp.c */
 extern int	textfp_hamming_threshold;

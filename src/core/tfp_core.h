@@ -191,6 +191,17 @@ tfp_hamming64(uint64_t a, uint64_t b)
 	return tfp_popcount64(a ^ b);
 }
 
+/*
+ * A set of fingerprints bounded by the bits they share: and_bits has the bits
+ * set in all of them, or_bits those set in any.  Every member differs from q
+ * in at least the returned number of bits (exactly, for a one-member set).
+ */
+static inline int
+tfp_bound_distance(uint64_t and_bits, uint64_t or_bits, uint64_t q)
+{
+	return tfp_popcount64((and_bits & ~q) | (~or_bits & q));
+}
+
 /* Parse exactly 16 hex digits; false on anything else. */
 extern bool tfp_hex64_parse(const char *s, size_t len, uint64_t *out);
 /* Write 16 lower-case hex digits and a NUL into buf[17]. */
