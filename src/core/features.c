@@ -201,6 +201,8 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 			flen = scratch.len;
 		}
 		h = tfp_hash(ftext, flen, opts->seed);
+		if (env->check_interrupts && (s & 0xFFFF) == 0xFFFF)
+			env->check_interrupts(env->ctx);
 
 		if (dedupe)
 		{
@@ -230,8 +232,6 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 				goto done;
 		}
 		nitems++;
-		if (env->check_interrupts && (s & 0xFFFF) == 0xFFFF)
-			env->check_interrupts(env->ctx);
 	}
 
 	out->items = items;

@@ -74,8 +74,12 @@ tfp_simhash_text(tfp_env *env, const tfp_options *opts, const char *utf8,
 		return rc;
 	tfp_simhash_init(&acc);
 	for (size_t i = 0; i < fs.n && rc == TFP_OK; i++)
+	{
 		rc = tfp_simhash_add(&acc, fs.items[i].hash,
 							 tfp_feature_weight_fixed(opts, &fs.items[i]));
+		if (env->check_interrupts && (i & 0xFFFF) == 0xFFFF)
+			env->check_interrupts(env->ctx);
+	}
 	tfp_featureset_free(env, &fs);
 	if (rc != TFP_OK)
 		return rc;

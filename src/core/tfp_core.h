@@ -114,8 +114,8 @@ extern tfp_status tfp_tokenize(tfp_env *env, const tfp_options *opts,
 /* --- stopwords (stopwords.c) --- */
 
 /*
- * Build a set from words that are already normalised.  Entries longer than
- * TFP_MAX_STOPWORD_BYTES or empty are skipped by the caller's validation.
+ * Build a set from words that are already normalised.  Empty entries are
+ * skipped; one longer than TFP_MAX_STOPWORD_BYTES gives TFP_ETOOLONG.
  */
 extern tfp_status tfp_stopset_build(tfp_env *env, const char *const *words,
 									const size_t *lens, size_t n,
@@ -149,8 +149,10 @@ typedef struct tfp_featureset
 /*
  * Run the whole pipeline over UTF-8 input.  With dedupe, each distinct
  * feature appears once, in order of first occurrence, with its count;
- * without it, once per occurrence (enough for TF simhash).  With want_text,
- * each feature's text ("tok1 tok2" for shingles) is kept.
+ * without it, once per occurrence (enough for TF simhash).  With want_text
+ * (only together with dedupe), each feature's text ("tok1 tok2" for
+ * shingles) is kept.  ngram or shingle out of range gives TFP_ETOOLONG; the
+ * SQL glue checks them first with its own messages.
  */
 extern tfp_status tfp_extract(tfp_env *env, const tfp_options *opts,
 							  const char *utf8, size_t len,
