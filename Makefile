@@ -23,10 +23,11 @@ OBJS = $(CORE_OBJS) \
 	src/hamming_ball.o \
 	src/simhash_agg.o \
 	src/simhash64_gist.o \
-	src/hamming_ball_gist.o
+	src/hamming_ball_gist.o \
+	src/simhash64_spgist.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
-	pipeline_options simhash_agg guc encoding gist
+	pipeline_options simhash_agg guc encoding tree_index
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # ICU for normalisation and word breaks; xxhash is used header-only.

@@ -414,3 +414,30 @@ CREATE OPERATOR CLASS gist_hamming_ball_ops
 	FUNCTION 6 gist_hamming_ball_picksplit(internal, internal),
 	FUNCTION 7 gist_hamming_ball_same(gist_hamming_ball_key, gist_hamming_ball_key, internal),
 	STORAGE gist_hamming_ball_key;
+
+-- =========================================================================
+-- SP-GiST: a radix trie over simhash64, for the same queries as GiST
+-- =========================================================================
+
+CREATE FUNCTION spgist_simhash64_config(internal, internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION spgist_simhash64_choose(internal, internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION spgist_simhash64_picksplit(internal, internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION spgist_simhash64_inner_consistent(internal, internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION spgist_simhash64_leaf_consistent(internal, internal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR CLASS spgist_simhash64_ops
+	DEFAULT FOR TYPE simhash64 USING spgist AS
+	OPERATOR 1 = (simhash64, simhash64),
+	OPERATOR 2 % (simhash64, simhash64),
+	OPERATOR 3 <@ (simhash64, hamming_ball),
+	OPERATOR 15 <~> (simhash64, simhash64) FOR ORDER BY pg_catalog.integer_ops,
+	FUNCTION 1 spgist_simhash64_config(internal, internal),
+	FUNCTION 2 spgist_simhash64_choose(internal, internal),
+	FUNCTION 3 spgist_simhash64_picksplit(internal, internal),
+	FUNCTION 4 spgist_simhash64_inner_consistent(internal, internal),
+	FUNCTION 5 spgist_simhash64_leaf_consistent(internal, internal);

@@ -1,5 +1,6 @@
--- GiST: gist_simhash64_ops answers =, %, <@ and ORDER BY <~> exactly as a
--- sequential scan does; gist_hamming_ball_ops serves && (exclusion constraints)
+-- tree indexes: gist_simhash64_ops and spgist_simhash64_ops answer =, %, <@
+-- and ORDER BY <~> exactly as a sequential scan does; gist_hamming_ball_ops
+-- serves && (exclusion constraints)
 
 -- (plans forced with enable_* = off cost enough to trigger JIT: keep it off)
 SET jit = off;
@@ -114,18 +115,56 @@ CREATE TABLE g2 (LIKE g);
 CREATE INDEX g2_gist ON g2 USING gist (fp);
 INSERT INTO g2 SELECT * FROM g;
 SET enable_seqscan = off;
-SELECT count(*) AS mismatches FROM (
-  (SELECT name, r, id FROM queries, unnest('{0,1,2,3,5}'::int[]) r, g2 WHERE fp <@ hamming_ball(q, r)
-   EXCEPT ALL SELECT name, r, id FROM seq_results WHERE kind = 'within' AND r <= 5)
-  UNION ALL
-  (SELECT name, r, id FROM seq_results WHERE kind = 'within' AND r <= 5
-   EXCEPT ALL SELECT name, r, id FROM queries, unnest('{0,1,2,3,5}'::int[]) r, g2 WHERE fp <@ hamming_ball(q, r))) s;
+CREATE FUNCTION compare_g2_with_seq() RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM (
+    (SELECT name, r, id FROM queries, unnest('{0,1,2,3,5}'::int[]) r, g2 WHERE fp <@ hamming_ball(q, r)
+     EXCEPT ALL SELECT name, r, id FROM seq_results WHERE kind = 'within' AND r <= 5)
+    UNION ALL
+    (SELECT name, r, id FROM seq_results WHERE kind = 'within' AND r <= 5
+     EXCEPT ALL SELECT name, r, id FROM queries, unnest('{0,1,2,3,5}'::int[]) r, g2 WHERE fp <@ hamming_ball(q, r))) s
+$$;
+SELECT compare_g2_with_seq() AS mismatches;
+RESET enable_seqscan;
+DROP INDEX g2_gist;
+
+-- SP-GiST: the same queries, the same answers
+CREATE INDEX g_spgist ON g USING spgist (fp);
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM g WHERE fp <@ hamming_ball('0123456789abcdef', 3);
+EXPLAIN (COSTS OFF) SELECT id FROM g WHERE fp % '0123456789abcdef';
+EXPLAIN (COSTS OFF) SELECT fp FROM g ORDER BY fp <~> '0123456789abcdef' LIMIT 5;
+SELECT * FROM compare_with_seq();
+SELECT fp <~> '0000000000000003' AS d FROM g ORDER BY fp <~> '0000000000000003' LIMIT 3;
+-- many equal and near-equal values force "all the same" inner tuples and
+-- their splits; the answers stay exact
+RESET enable_seqscan;
+INSERT INTO g2 SELECT 20000 + i, CASE WHEN i % 3 = 0 THEN '0123456789abcdef'::simhash64
+                                      ELSE ('0123456789abcde' || to_hex(i % 16))::simhash64 END
+FROM generate_series(1, 600) i;
+CREATE INDEX g2_spgist ON g2 USING spgist (fp);
+INSERT INTO g2 SELECT 30000 + i, ('0123456789ab' || lpad(to_hex(i % 4096), 3, '0') || 'f')::simhash64
+FROM generate_series(1, 600) i;
+SET enable_seqscan = off;
+SELECT count(*) AS equal_rows FROM g2 WHERE fp = '0123456789abcdef';
+SELECT r, count(*) FROM g2, unnest('{0,1,2,4}'::int[]) r WHERE fp <@ hamming_ball('0123456789abcdef', r) GROUP BY r ORDER BY r;
+RESET enable_seqscan;
+SET enable_indexscan = off;
+SET enable_bitmapscan = off;
+SET enable_indexonlyscan = off;
+SELECT r, count(*) FROM g2, unnest('{0,1,2,4}'::int[]) r WHERE fp <@ hamming_ball('0123456789abcdef', r) GROUP BY r ORDER BY r;
+RESET enable_indexscan;
+RESET enable_bitmapscan;
+RESET enable_indexonlyscan;
+DELETE FROM g2 WHERE id >= 20000;
+VACUUM g2;
+SET enable_seqscan = off;
+SELECT compare_g2_with_seq() AS mismatches;
 RESET enable_seqscan;
 
 -- the operator classes are well formed
 SELECT opcname, amvalidate(opc.oid)
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opcmethod
-WHERE amname = 'gist' AND opcname IN ('gist_simhash64_ops', 'gist_hamming_ball_ops') ORDER BY 1;
+WHERE opcname IN ('gist_simhash64_ops', 'gist_hamming_ball_ops', 'spgist_simhash64_ops') ORDER BY 1;
 
 -- && on balls: overlap when the centres are at most r1 + r2 apart
 SELECT hamming_ball('0000000000000000', 1) && hamming_ball('0000000000000003', 1) AS d2_r1_r1,
@@ -159,4 +198,4 @@ SELECT count(*) AS mismatches FROM (
 RESET enable_seqscan;
 
 DROP TABLE g, g2, queries, articles, balls;
-DROP FUNCTION run_queries(), run_knn(int), compare_with_seq();
+DROP FUNCTION run_queries(), run_knn(int), compare_with_seq(), compare_g2_with_seq();
