@@ -55,25 +55,34 @@ gist_hamming_ball_consistent(PG_FUNCTION_ARGS)
 				   <= q->radius + key->max_radius);
 }
 
+/* Bound of the keys at the given offsets (all n entries if offs is NULL). */
+static BallGistKey *
+union_of(GistEntryVector *entryvec, OffsetNumber *offs, int n)
+{
+	BallGistKey *res = (BallGistKey *) palloc0(sizeof(BallGistKey));
+
+	res->and_bits = ~UINT64CONST(0);
+	for (int i = 0; i < n; i++)
+	{
+		BallGistKey *k = (BallGistKey *)
+			DatumGetPointer(entryvec->vector[offs ? offs[i] : i].key);
+
+		res->and_bits &= k->and_bits;
+		res->or_bits |= k->or_bits;
+		res->max_radius = Max(res->max_radius, k->max_radius);
+	}
+	return res;
+}
+
 PG_FUNCTION_INFO_V1(gist_hamming_ball_union);
 Datum
 gist_hamming_ball_union(PG_FUNCTION_ARGS)
 {
 	GistEntryVector *entryvec = (GistEntryVector *) PG_GETARG_POINTER(0);
 	int		   *size = (int *) PG_GETARG_POINTER(1);
-	BallGistKey *res = (BallGistKey *) palloc0(sizeof(BallGistKey));
 
-	res->and_bits = ~UINT64CONST(0);
-	for (int i = 0; i < entryvec->n; i++)
-	{
-		BallGistKey *k = (BallGistKey *) DatumGetPointer(entryvec->vector[i].key);
-
-		res->and_bits &= k->and_bits;
-		res->or_bits |= k->or_bits;
-		res->max_radius = Max(res->max_radius, k->max_radius);
-	}
 	*size = sizeof(BallGistKey);
-	PG_RETURN_POINTER(res);
+	PG_RETURN_POINTER(union_of(entryvec, NULL, entryvec->n));
 }
 
 PG_FUNCTION_INFO_V1(gist_hamming_ball_compress);
@@ -111,23 +120,6 @@ gist_hamming_ball_penalty(PG_FUNCTION_ARGS)
 	*penalty = (float) (simhash_gist_penalty((SimhashGistKey *) o, (SimhashGistKey *) a) +
 						Max(0, a->max_radius - o->max_radius));
 	PG_RETURN_POINTER(penalty);
-}
-
-static BallGistKey *
-union_of(GistEntryVector *entryvec, OffsetNumber *offs, int n)
-{
-	BallGistKey *res = (BallGistKey *) palloc0(sizeof(BallGistKey));
-
-	res->and_bits = ~UINT64CONST(0);
-	for (int i = 0; i < n; i++)
-	{
-		BallGistKey *k = (BallGistKey *) DatumGetPointer(entryvec->vector[offs[i]].key);
-
-		res->and_bits &= k->and_bits;
-		res->or_bits |= k->or_bits;
-		res->max_radius = Max(res->max_radius, k->max_radius);
-	}
-	return res;
 }
 
 PG_FUNCTION_INFO_V1(gist_hamming_ball_picksplit);

@@ -106,25 +106,34 @@ gist_simhash64_distance(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8((float8) tfp_bound_distance(key->and_bits, key->or_bits, q));
 }
 
+/* AND and OR of the keys at the given offsets (all n entries if offs is NULL). */
+static SimhashGistKey *
+union_of(GistEntryVector *entryvec, OffsetNumber *offs, int n)
+{
+	SimhashGistKey *res = (SimhashGistKey *) palloc(sizeof(SimhashGistKey));
+
+	res->and_bits = ~UINT64CONST(0);
+	res->or_bits = 0;
+	for (int i = 0; i < n; i++)
+	{
+		SimhashGistKey *k = (SimhashGistKey *)
+			DatumGetPointer(entryvec->vector[offs ? offs[i] : i].key);
+
+		res->and_bits &= k->and_bits;
+		res->or_bits |= k->or_bits;
+	}
+	return res;
+}
+
 PG_FUNCTION_INFO_V1(gist_simhash64_union);
 Datum
 gist_simhash64_union(PG_FUNCTION_ARGS)
 {
 	GistEntryVector *entryvec = (GistEntryVector *) PG_GETARG_POINTER(0);
 	int		   *size = (int *) PG_GETARG_POINTER(1);
-	SimhashGistKey *res = (SimhashGistKey *) palloc(sizeof(SimhashGistKey));
 
-	res->and_bits = ~UINT64CONST(0);
-	res->or_bits = 0;
-	for (int i = 0; i < entryvec->n; i++)
-	{
-		SimhashGistKey *k = (SimhashGistKey *) DatumGetPointer(entryvec->vector[i].key);
-
-		res->and_bits &= k->and_bits;
-		res->or_bits |= k->or_bits;
-	}
 	*size = sizeof(SimhashGistKey);
-	PG_RETURN_POINTER(res);
+	PG_RETURN_POINTER(union_of(entryvec, NULL, entryvec->n));
 }
 
 /* Bits that joining add to subtree key o would leave free, beyond those free now. */
@@ -240,24 +249,6 @@ simhash_gist_assign(GistEntryVector *entryvec, GIST_SPLITVEC *v)
 		else
 			v->spl_left[v->spl_nleft++] = i;
 	}
-}
-
-/* AND and OR of the keys at the given offsets. */
-static SimhashGistKey *
-union_of(GistEntryVector *entryvec, OffsetNumber *offs, int n)
-{
-	SimhashGistKey *res = (SimhashGistKey *) palloc(sizeof(SimhashGistKey));
-
-	res->and_bits = ~UINT64CONST(0);
-	res->or_bits = 0;
-	for (int i = 0; i < n; i++)
-	{
-		SimhashGistKey *k = (SimhashGistKey *) DatumGetPointer(entryvec->vector[offs[i]].key);
-
-		res->and_bits &= k->and_bits;
-		res->or_bits |= k->or_bits;
-	}
-	return res;
 }
 
 PG_FUNCTION_INFO_V1(gist_simhash64_picksplit);
