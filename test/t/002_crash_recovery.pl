@@ -1,4 +1,4 @@
-# Crash recovery of simhash64 data: rows and their btree and hash indexes are
+# Crash recovery of simhash64 data: rows and their btree, hash, GiST and SP-GiST indexes are
 # rebuilt from WAL after an immediate shutdown, committed changes are all
 # there, an uncommitted transaction's are not, and index scans find every row.
 
@@ -31,6 +31,8 @@ INSERT INTO fps (id, body, fp) VALUES
 	(-5, 'null', NULL);
 CREATE INDEX fps_btree ON fps USING btree (fp);
 CREATE INDEX fps_hash ON fps USING hash (fp);
+CREATE INDEX fps_gist ON fps USING gist (fp);
+CREATE INDEX fps_spgist ON fps USING spgist (fp);
 CHECKPOINT;
 });
 
@@ -106,11 +108,20 @@ SELECT lower(d.fp::text) || ' ' || (SELECT count(*) FROM fps f WHERE f.fp = d.fp
 FROM (SELECT DISTINCT fp FROM fps WHERE fp IS NOT NULL) AS d
 ORDER BY 1};
 
+my @indexes = qw(fps_btree fps_hash fps_gist fps_spgist);
+
+# SQL that leaves only $index usable, inside a transaction rolled back by $end.
+sub only
+{
+	my ($index) = @_;
+	return 'BEGIN; ' . join(' ', map { "DROP INDEX $_;" } grep { $_ ne $index } @indexes);
+}
+
 sub check_lookups
 {
-	my ($index, $without) = @_;
-	my $drop = $without ? "BEGIN; DROP INDEX $without;" : '';
-	my $end = $without ? 'ROLLBACK;' : '';
+	my ($index) = @_;
+	my $drop = only($index);
+	my $end = 'ROLLBACK;';
 
 	like(
 		$node->safe_psql('postgres',
@@ -134,8 +145,30 @@ sub check_lookups
 	return;
 }
 
-check_lookups('fps_btree', 'fps_hash');
-check_lookups('fps_hash',  'fps_btree');
+check_lookups($_) for @indexes;
+
+# The tree indexes answer radius searches exactly as a sequential scan does.
+my $radius_query = q{
+SELECT r, lower(q::text), (SELECT count(*) FROM fps WHERE fp <@ hamming_ball(q, r))
+FROM (SELECT DISTINCT fp AS q FROM fps WHERE id % 97 = 0 AND fp IS NOT NULL) qs,
+     generate_series(0, 4) r
+ORDER BY 1, 2};
+my $seq_radius = $node->safe_psql('postgres',
+	"SET enable_indexscan = off; SET enable_bitmapscan = off;
+	 SET enable_indexonlyscan = off; $radius_query");
+for my $index (qw(fps_gist fps_spgist))
+{
+	my $drop = only($index);
+	like(
+		$node->safe_psql('postgres',
+			"$drop SET enable_seqscan = off; EXPLAIN (COSTS OFF) $radius_query; ROLLBACK;"),
+		qr/on $index/,
+		"radius searches use $index");
+	is( $node->safe_psql('postgres',
+			"$drop SET enable_seqscan = off; $radius_query; ROLLBACK;"),
+		$seq_radius,
+		"$index answers radius searches like a sequential scan after recovery");
+}
 
 # The btree returns all fingerprints in unsigned order.
 my $ordered_query = 'SELECT lower(fp::text) FROM fps WHERE fp IS NOT NULL ORDER BY fp';
@@ -161,12 +194,11 @@ if ($node->safe_psql('postgres',
 # Still writable, and new rows reach both indexes.
 $node->safe_psql('postgres',
 	q{INSERT INTO fps (id, body, fp) VALUES (-7, 'after recovery', '0123456789abcdef')});
-for my $pair ([ 'fps_btree', 'fps_hash' ], [ 'fps_hash', 'fps_btree' ])
+for my $index (@indexes)
 {
-	my ($index, $without) = @$pair;
 	is( $node->safe_psql(
 			'postgres',
-			"BEGIN; DROP INDEX $without; $index_only
+			only($index) . " $index_only
 			 SELECT id FROM fps WHERE fp = '0123456789abcdef'; ROLLBACK;"),
 		'-7',
 		"$index finds a row inserted after recovery");
