@@ -59,22 +59,20 @@ buf_append(tfp_env *env, byte_buf *b, const char *s, size_t n)
 
 /* Remove stopword tokens in place; returns the new count. */
 static size_t
-drop_stopwords(const tfp_options *opts, const tfp_stopset *zh,
-			   const tfp_stopset *en, const char *text,
-			   tfp_span *tok, size_t n)
+drop_stopwords(const tfp_stopset *builtin, const tfp_stopset *user,
+			   const char *text, tfp_span *tok, size_t n)
 {
 	size_t		kept = 0;
 
-	if (zh == NULL && en == NULL && opts->user_stopwords == NULL)
+	if (builtin == NULL && user == NULL)
 		return n;
 	for (size_t i = 0; i < n; i++)
 	{
 		const char *w = text + tok[i].off;
 		size_t		len = tok[i].len;
 
-		if (tfp_stopset_contains(zh, w, len) ||
-			tfp_stopset_contains(en, w, len) ||
-			tfp_stopset_contains(opts->user_stopwords, w, len))
+		if (tfp_stopset_contains(builtin, w, len) ||
+			tfp_stopset_contains(user, w, len))
 			continue;
 		tok[kept++] = tok[i];
 	}
@@ -122,8 +120,7 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 	size_t		nlen = 0;
 	tfp_span   *tok = NULL;
 	size_t		ntok = 0;
-	const tfp_stopset *zh = NULL;
-	const tfp_stopset *en = NULL;
+	const tfp_stopset *builtin = NULL;
 	size_t		k = (size_t) opts->shingle;
 	size_t		nshingles;
 	tfp_feature *items = NULL;
@@ -139,11 +136,8 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 		return TFP_ETOOLONG;
 	want_text = want_text && dedupe;
 
-	if ((opts->builtin_stopwords & TFP_STOP_ZH) &&
-		(rc = tfp_builtin_stopset(env, TFP_STOP_ZH, &zh)) != TFP_OK)
-		return rc;
-	if ((opts->builtin_stopwords & TFP_STOP_EN) &&
-		(rc = tfp_builtin_stopset(env, TFP_STOP_EN, &en)) != TFP_OK)
+	if (opts->builtin_stopwords &&
+		(rc = tfp_builtin_stopset(env, opts->builtin_stopwords, &builtin)) != TFP_OK)
 		return rc;
 
 	rc = tfp_normalize(env, utf8, len, opts->simplify, &norm, &nlen);
@@ -152,7 +146,7 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 	rc = tfp_tokenize(env, opts, norm, nlen, &tok, &ntok);
 	if (rc != TFP_OK)
 		goto done;
-	ntok = drop_stopwords(opts, zh, en, norm, tok, ntok);
+	ntok = drop_stopwords(builtin, opts->user_stopwords, norm, tok, ntok);
 
 	/* Fewer tokens than k still make one shingle of all of them. */
 	nshingles = ntok == 0 ? 0 : (ntok < k ? 1 : ntok - k + 1);

@@ -77,6 +77,16 @@ is_ascii(const char *s, size_t len)
 	return true;
 }
 
+/* True if some UTF-16 unit is >= from (surrogates count as >= U+D800). */
+static bool
+has_unit_from(const UChar *s, int32_t len, UChar from)
+{
+	for (int32_t i = 0; i < len; i++)
+		if (s[i] >= from)
+			return true;
+	return false;
+}
+
 static tfp_status
 icu_failed(tfp_env *env, UErrorCode status)
 {
@@ -215,7 +225,12 @@ tfp_normalize(tfp_env *env, const char *in, size_t len, bool simplify,
 		return icu_failed(env, status);
 	}
 
-	if (simplify)
+	/*
+	 * ICU 72's Traditional-Simplified changes only characters from U+2E80 up
+	 * (CJK, and the corner brackets U+300C/U+300D); text with none is left as
+	 * it is without paying for the rule-based transliterator.
+	 */
+	if (simplify && has_unit_from(norm, normlen, 0x2E80))
 	{
 		if (normcap < normlen + 16)
 			normcap = normlen + 16;

@@ -32,8 +32,9 @@ tfp_simhash_add(tfp_simhash_acc *acc, uint64_t hash, int64_t w)
 	if (w < 0 || (uint64_t) w > (uint64_t) INT64_MAX - acc->total)
 		return TFP_EOVERFLOW;
 	acc->total += (uint64_t) w;
+	/* branch-free, so the compiler can vectorise it */
 	for (int i = 0; i < SIMHASH_BITS; i++)
-		acc->v[i] += ((hash >> i) & 1) ? w : -w;
+		acc->v[i] += (int64_t) (2 * ((hash >> i) & 1)) * w - w;
 	return TFP_OK;
 }
 

@@ -150,14 +150,28 @@ process_free(void *ctx, void *ptr)
 	free(ptr);
 }
 
-tfp_status
-tfp_builtin_stopset(tfp_env *env, int which, const tfp_stopset **out)
+/* Normalise and add one built-in list's words to the arrays at *done. */
+static tfp_status
+normalise_list(tfp_env *penv, const char *const *data, size_t n,
+			   char **norm, size_t *lens, size_t *done)
 {
-	static tfp_stopset *zh = NULL;
-	static tfp_stopset *en = NULL;
-	tfp_stopset **slot = (which == TFP_STOP_ZH) ? &zh : &en;
-	const char *const *data = (which == TFP_STOP_ZH) ? tfp_stopwords_zh_data : tfp_stopwords_en_data;
-	size_t		n = tfp_builtin_stopword_count(which);
+	tfp_status	rc = TFP_OK;
+
+	for (size_t i = 0; rc == TFP_OK && i < n; i++, (*done)++)
+		rc = tfp_normalize(penv, data[i], strlen(data[i]), false,
+						   &norm[*done], &lens[*done]);
+	return rc;
+}
+
+tfp_status
+tfp_builtin_stopset(tfp_env *env, int mask, const tfp_stopset **out)
+{
+	/* one merged set per combination, so a token is looked up once */
+	static tfp_stopset *sets[4] = {NULL, NULL, NULL, NULL};
+	tfp_stopset **slot = &sets[mask & 3];
+	size_t		nzh = (mask & TFP_STOP_ZH) ? tfp_stopwords_zh_count : 0;
+	size_t		nen = (mask & TFP_STOP_EN) ? tfp_stopwords_en_count : 0;
+	size_t		n = nzh + nen;
 	tfp_env		penv = {process_alloc, process_free, NULL, NULL, 0};
 	char	  **norm;
 	size_t	   *lens;
@@ -173,9 +187,10 @@ tfp_builtin_stopset(tfp_env *env, int which, const tfp_stopset **out)
 	lens = calloc(n ? n : 1, sizeof(size_t));
 	if (norm == NULL || lens == NULL)
 		rc = TFP_ENOMEM;
-	for (; rc == TFP_OK && done < n; done++)
-		rc = tfp_normalize(&penv, data[done], strlen(data[done]), false,
-						   &norm[done], &lens[done]);
+	if (rc == TFP_OK)
+		rc = normalise_list(&penv, tfp_stopwords_zh_data, nzh, norm, lens, &done);
+	if (rc == TFP_OK)
+		rc = normalise_list(&penv, tfp_stopwords_en_data, nen, norm, lens, &done);
 	if (rc == TFP_OK)
 		rc = tfp_stopset_build(&penv, (const char *const *) norm, lens, n, slot);
 	for (size_t i = 0; norm && i < done; i++)

@@ -124,8 +124,11 @@ extern bool tfp_stopset_contains(const tfp_stopset *set, const char *word,
 								 size_t len);
 extern void tfp_stopset_free(tfp_env *env, tfp_stopset *set);
 
-/* The built-in list for TFP_STOP_ZH or TFP_STOP_EN (built on first use). */
-extern tfp_status tfp_builtin_stopset(tfp_env *env, int which,
+/*
+ * The built-in lists of a TFP_STOP_* mask, merged into one set (built on
+ * first use, kept for the life of the process).
+ */
+extern tfp_status tfp_builtin_stopset(tfp_env *env, int mask,
 									  const tfp_stopset **out);
 extern size_t tfp_builtin_stopword_count(int which);
 
