@@ -180,6 +180,9 @@ extern tfp_status tfp_simhash_add(tfp_simhash_acc *acc, uint64_t hash,
 								  int64_t weight_fixed);
 extern tfp_status tfp_simhash_merge(tfp_simhash_acc *into,
 									const tfp_simhash_acc *from);
+extern tfp_status tfp_simhash_add_uniform(tfp_simhash_acc *acc,
+										  const tfp_feature *items, size_t n,
+										  int64_t weight_fixed, tfp_env *env);
 extern uint64_t tfp_simhash_final(const tfp_simhash_acc *acc);
 
 /* simhash of text in one call. */

@@ -1466,6 +1466,47 @@ simhash_order_independent_and_merge(void)
 	}
 }
 
+/* The byte-lane batch sum equals one tfp_simhash_add per feature. */
+static void
+simhash_add_uniform(void)
+{
+	enum {N = 1000};
+	static tfp_feature items[N];
+	const int64_t w = INT64_C(3) << TFP_WEIGHT_FRAC_BITS;
+	uint64_t	x = UINT64_C(0x9E3779B97F4A7C15);
+
+	for (int i = 0; i < N; i++)
+	{
+		/* xorshift: varied bits, and runs over several 255-feature batches */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		items[i].hash = (i % 5 == 0) ? ~UINT64_C(0) : x;
+		items[i].count = 1;
+	}
+	for (size_t n = 0; n <= N; n += (n < 300 ? 1 : 97))
+	{
+		tfp_simhash_acc one_by_one;
+		tfp_simhash_acc batch;
+
+		tfp_simhash_init(&one_by_one);
+		tfp_simhash_init(&batch);
+		for (size_t i = 0; i < n; i++)
+			REQUIRE_INT_EQ(tfp_simhash_add(&one_by_one, items[i].hash, w), TFP_OK);
+		REQUIRE_INT_EQ(tfp_simhash_add_uniform(&batch, items, n, w, NULL), TFP_OK);
+		CHECK(memcmp(&one_by_one, &batch, sizeof(batch)) == 0);
+	}
+	/* a sum past INT64_MAX is refused, not wrapped */
+	{
+		tfp_simhash_acc acc;
+
+		tfp_simhash_init(&acc);
+		acc.total = (uint64_t) INT64_MAX - 10;
+		CHECK_INT_EQ(tfp_simhash_add_uniform(&acc, items, 2, 6, NULL), TFP_EOVERFLOW);
+		CHECK_INT_EQ(tfp_simhash_add_uniform(&acc, items, 2, 5, NULL), TFP_OK);
+	}
+}
+
 static void
 simhash_weight_to_fixed(void)
 {
@@ -2119,6 +2160,7 @@ static const unit_case cases[] = {
 	UNIT_CASE(simhash_text_equals_manual_accumulation),
 	UNIT_CASE(simhash_single_feature_and_ties),
 	UNIT_CASE(simhash_order_independent_and_merge),
+	UNIT_CASE(simhash_add_uniform),
 	UNIT_CASE(simhash_weight_to_fixed),
 	UNIT_CASE(simhash_overflow_detected),
 	UNIT_CASE(simhash_empty_text_is_zero),
