@@ -40,23 +40,9 @@ packages=(
 	debian-reference-en debian-reference-zh-cn fortunes-zh
 )
 [[ $PROFILE == 1 ]] && packages+=(linux-perf)
-missing=()
-for p in "${packages[@]}"; do
-	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[[ $status == installed ]] || missing+=("$p")
-done
-if ((${#missing[@]})); then
-	if ((EUID != 0)); then
-		echo "run.sh: missing packages ${missing[*]}; run as root to install them" >&2
-		exit 1
-	fi
-	step "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update
-	apt-get install -y --no-install-recommends "${missing[@]}"
-else
-	step "packages: all present"
-fi
+# shellcheck source=../../scripts/ensure_packages.sh
+source "$repo/scripts/ensure_packages.sh"
+ensure_packages "${packages[@]}"
 
 # --- build -------------------------------------------------------------------
 
