@@ -1,0 +1,119 @@
+-- load.sql: the rows and the queries of the index benchmark, deterministic from :rows and
+-- :queries (psql variables).
+--
+-- Two data sets of :rows fingerprints each:
+--   uniform    every fingerprint 64 pseudo-random bits
+--   clustered  planted families of near duplicates: ids come in blocks of ten, one block a
+--              family; the first row is the family root (64 pseudo-random bits), the next 7
+--              to 9 (mean 8) its members, each the root with 1 to 6 distinct bits flipped
+--              (uniformly), and the rest of the block (0 to 2 rows, mean 1) pseudo-random
+--              fingerprints unrelated to anything.  At 1M rows: 100k families (roots),
+--              800k members, 100k unrelated rows.
+-- Each data set goes into three tables with the same rows in the same order:
+-- <set>_seq (no index), <set>_gist and <set>_spgist (one index each, built by run.sh).
+--
+-- Queries, :queries of each kind per data set:
+--   near  a row's fingerprint (row chosen pseudo-randomly) with 1 or 2 bits flipped
+--         (alternately), so some row lies within 2 bits
+--   far   64 pseudo-random bits; at 1M rows the nearest row is typically 11 to 14 bits away
+
+\set ON_ERROR_STOP on
+
+CREATE EXTENSION textfp;
+CREATE EXTENSION pg_prewarm;
+CREATE SCHEMA bench;
+
+-- A mask with exactly d (0..6) distinct bits set, chosen by seed: bit positions a, a + b,
+-- a + 2b, ... (mod 64) with a = seed bits 0..5 and b = seed bits 6..11 made odd, so distinct.
+CREATE FUNCTION bench.flip_mask(seed bigint, d int) RETURNS bigint
+IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql
+AS $$
+	SELECT (CASE WHEN d > 0 THEN 1::bigint << (seed & 63)::int ELSE 0 END)
+		| (CASE WHEN d > 1 THEN 1::bigint << (((seed & 63) + 1 * (((seed >> 6) & 63) | 1)) % 64)::int ELSE 0 END)
+		| (CASE WHEN d > 2 THEN 1::bigint << (((seed & 63) + 2 * (((seed >> 6) & 63) | 1)) % 64)::int ELSE 0 END)
+		| (CASE WHEN d > 3 THEN 1::bigint << (((seed & 63) + 3 * (((seed >> 6) & 63) | 1)) % 64)::int ELSE 0 END)
+		| (CASE WHEN d > 4 THEN 1::bigint << (((seed & 63) + 4 * (((seed >> 6) & 63) | 1)) % 64)::int ELSE 0 END)
+		| (CASE WHEN d > 5 THEN 1::bigint << (((seed & 63) + 5 * (((seed >> 6) & 63) | 1)) % 64)::int ELSE 0 END)
+$$;
+
+-- Rows lo..hi of a data set.  Pseudo-random bits come from hashint8extended(value, seed),
+-- PostgreSQL's 64-bit integer hash (stable across platforms and releases, as hash
+-- partitioning needs), with a different seed for each purpose.
+CREATE FUNCTION bench.gen(dataset text, lo bigint, hi bigint) RETURNS TABLE (id int, fp simhash64)
+IMMUTABLE LANGUAGE sql AS $$
+	SELECT i::int, (CASE
+			WHEN dataset = 'uniform' THEN hashint8extended(i, 1)
+			WHEN slot = 0 THEN root
+			WHEN slot <= members THEN root # bench.flip_mask(seed, 1 + ((seed >> 12) & 65535)::int % 6)
+			ELSE hashint8extended(i, 4)
+		END)::simhash64
+	FROM generate_series(lo, hi) i,
+		LATERAL (SELECT (i - 1) % 10 AS slot,                             -- place in the family
+				hashint8extended((i - 1) / 10, 2) AS root,                    -- the family root
+				7 + (hashint8extended((i - 1) / 10, 3) & 65535)::int % 3 AS members,  -- 7..9
+				hashint8extended(i, 5) AS seed) f                            -- this member's flips
+$$;
+
+SET bench.rows = :'rows';
+SET bench.queries = :'queries';
+
+DO $$
+DECLARE
+	n bigint := current_setting('bench.rows')::bigint;
+	ds text;
+	m text;
+BEGIN
+	FOREACH ds IN ARRAY ARRAY['uniform', 'clustered'] LOOP
+		EXECUTE format('CREATE TABLE %I (id int NOT NULL, fp simhash64 NOT NULL)', ds || '_seq');
+		EXECUTE format('INSERT INTO %I SELECT * FROM bench.gen(%L, 1, %s)', ds || '_seq', ds, n);
+		FOREACH m IN ARRAY ARRAY['gist', 'spgist'] LOOP
+			EXECUTE format('CREATE TABLE %I (LIKE %I)', ds || '_' || m, ds || '_seq');
+			EXECUTE format('INSERT INTO %I SELECT * FROM %I', ds || '_' || m, ds || '_seq');
+		END LOOP;
+		RAISE NOTICE '% rows of % loaded', n, ds;
+	END LOOP;
+END $$;
+
+CREATE TABLE bench.queries (
+	dataset text, qset text, qno int, q simhash64, src_id int, flipped int,
+	PRIMARY KEY (dataset, qset, qno));
+
+DO $$
+DECLARE
+	n bigint := current_setting('bench.rows')::bigint;
+	nq int := current_setting('bench.queries')::int;
+	ds text;
+BEGIN
+	FOREACH ds IN ARRAY ARRAY['uniform', 'clustered'] LOOP
+		EXECUTE format($q$
+			INSERT INTO bench.queries
+			SELECT %1$L, 'near', p.k,
+				(t.fp::bigint # bench.flip_mask(hashint8extended(p.k, 7), 1 + p.k %% 2))::simhash64,
+				t.id, 1 + p.k %% 2
+			FROM (SELECT k, 1 + abs(hashint8extended(k, 6) %% %4$s) AS id
+				  FROM generate_series(1, %2$s) k) p
+			JOIN %3$I t USING (id)$q$,
+			ds, nq, ds || '_seq', n);
+		INSERT INTO bench.queries
+		SELECT ds, 'far', k, hashint8extended(k, CASE ds WHEN 'uniform' THEN 8 ELSE 9 END)::simhash64,
+			NULL, NULL
+		FROM generate_series(1, nq) k;
+	END LOOP;
+END $$;
+
+VACUUM (ANALYZE) uniform_seq, uniform_gist, uniform_spgist,
+	clustered_seq, clustered_gist, clustered_spgist, bench.queries;
+
+-- new rows for the insert test: the same generators, ids after the loaded ones
+SET bench.insert_rows = :'insert_rows';
+DO $$
+DECLARE
+	n bigint := current_setting('bench.rows')::bigint;
+	ni bigint := current_setting('bench.insert_rows')::bigint;
+	ds text;
+BEGIN
+	FOREACH ds IN ARRAY ARRAY['uniform', 'clustered'] LOOP
+		EXECUTE format('CREATE TABLE %I AS SELECT * FROM bench.gen(%L, %s, %s)',
+			'bench_new_' || ds, ds, n + 1, n + ni);
+	END LOOP;
+END $$;
