@@ -19,6 +19,9 @@ use strict;
 use warnings;
 use utf8;
 use Getopt::Long;
+use FindBin;
+use lib "$FindBin::Bin/../scripts";
+use TextfpHtml qw(html_to_text read_utf8);
 
 binmode STDOUT, ':encoding(UTF-8)';
 binmode STDERR, ':encoding(UTF-8)';
@@ -59,43 +62,12 @@ sub shuffled { my @a = @_; for (my $i = $#a; $i > 0; $i--) { my $j = rand_int($i
 # text helpers
 # ---------------------------------------------------------------------------
 
-my %ENTITY = (lt => '<', gt => '>', amp => '&', quot => '"', apos => "'", nbsp => ' ');
-
-sub decode_entities {
-	my ($s) = @_;
-	$s =~ s/&#[xX]([0-9a-fA-F]+);/chr(hex $1)/ge;
-	$s =~ s/&#([0-9]+);/chr($1)/ge;
-	$s =~ s/&([a-zA-Z]+);/exists $ENTITY{$1} ? $ENTITY{$1} : "&$1;"/ge;
-	return $s;
-}
-
-# Tags out, entities decoded, whitespace collapsed; no space left between two CJK characters
-# (the HTML wraps Chinese lines anywhere).
-sub html_to_text {
-	my ($html) = @_;
-	(my $s = $html) =~ s/<[^>]*>//g;
-	$s = decode_entities($s);
-	$s =~ s/\s+/ /g;
-	$s =~ s/(\p{Han}|\p{InCJKSymbolsAndPunctuation}|\p{InHalfwidthAndFullwidthForms}) (?=\p{Han}|\p{InCJKSymbolsAndPunctuation}|\p{InHalfwidthAndFullwidthForms})/$1/g;
-	$s =~ s/^ | $//g;
-	return $s;
-}
-
 sub han_ratio {
 	my ($s) = @_;
 	# tr, not a regex with \p{Han}: several times faster on the 1 MB fortune file
 	my $han = ($s =~ tr/\x{3400}-\x{9FFF}\x{F900}-\x{FAFF}//);
 	my $latin = ($s =~ tr/A-Za-z\x{C0}-\x{24F}//);
 	return $han + $latin ? $han / ($han + $latin) : 0;
-}
-
-sub read_utf8 {
-	my ($path) = @_;
-	open my $fh, '<:encoding(UTF-8)', $path or die "$path: $!\n";
-	local $/;
-	my $s = <$fh>;
-	close $fh;
-	return $s;
 }
 
 # Paragraphs up to $MAX_CHARS, whole ones only.

@@ -20,6 +20,9 @@ use strict;
 use warnings;
 use utf8;
 use Getopt::Long;
+use FindBin;
+use lib "$FindBin::Bin/../../scripts";
+use TextfpHtml qw(html_to_text read_utf8);
 
 binmode STDOUT, ':encoding(UTF-8)';
 binmode STDERR, ':encoding(UTF-8)';
@@ -39,37 +42,6 @@ my $MAX_CHARS = 5000;
 # boundary at or past its target (and never grows past MAX_CHARS unless one paragraph does,
 # in which case that paragraph is cut).
 my @TARGETS = (600, 1200, 2000, 3000, 4500, 900, 1600, 2500);
-
-my %ENTITY = (lt => '<', gt => '>', amp => '&', quot => '"', apos => "'", nbsp => ' ');
-
-sub decode_entities {
-	my ($s) = @_;
-	$s =~ s/&#[xX]([0-9a-fA-F]+);/chr(hex $1)/ge;
-	$s =~ s/&#([0-9]+);/chr($1)/ge;
-	$s =~ s/&([a-zA-Z]+);/exists $ENTITY{$1} ? $ENTITY{$1} : "&$1;"/ge;
-	return $s;
-}
-
-# Tags out, entities decoded, whitespace collapsed; no space left between two CJK characters
-# (the HTML wraps Chinese lines anywhere).
-sub html_to_text {
-	my ($html) = @_;
-	(my $s = $html) =~ s/<[^>]*>//g;
-	$s = decode_entities($s);
-	$s =~ s/\s+/ /g;
-	$s =~ s/(\p{Han}|\p{InCJKSymbolsAndPunctuation}|\p{InHalfwidthAndFullwidthForms}) (?=\p{Han}|\p{InCJKSymbolsAndPunctuation}|\p{InHalfwidthAndFullwidthForms})/$1/g;
-	$s =~ s/^ | $//g;
-	return $s;
-}
-
-sub read_utf8 {
-	my ($path) = @_;
-	open my $fh, '<:encoding(UTF-8)', $path or die "$path: $!\n";
-	local $/;
-	my $s = <$fh>;
-	close $fh;
-	return $s;
-}
 
 # Paragraphs of one Debian Reference language, in document order, as [source, text] pairs:
 # <p> elements (list items and notes included), not screen listings or data tables.
