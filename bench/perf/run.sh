@@ -46,12 +46,9 @@ ensure_packages "${packages[@]}"
 
 # --- build -------------------------------------------------------------------
 
-export PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
-step "building and installing textfp"
-make -C "$repo" PG_CONFIG="$PG_CONFIG" >&2
-# (retried once: another build on the same machine may be installing at the same moment)
-make -C "$repo" PG_CONFIG="$PG_CONFIG" install >&2 ||
-	{ sleep 5; make -C "$repo" PG_CONFIG="$PG_CONFIG" install >&2; }
+# shellcheck source=../../scripts/build_textfp.sh
+source "$repo/scripts/build_textfp.sh"
+build_textfp "$repo"
 
 # --- rows and machine facts --------------------------------------------------
 
