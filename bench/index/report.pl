@@ -15,6 +15,9 @@
 
 use strict;
 use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../../scripts";
+use TextfpBench qw(read_tsv median);
 
 my $dir = shift // die "usage: $0 OUTDIR\n";
 
@@ -33,28 +36,6 @@ my %DS_DESC = (
 );
 my @TARGET_KINDS = qw(r3 knn1 knn10);
 my ($TARGET, $STRETCH) = (20, 100);
-
-sub read_tsv {
-	my ($path) = @_;
-	open my $fh, '<', $path or die "$path: $!\n";
-	chomp(my $head = <$fh>);
-	my @cols = split /\t/, $head;
-	my @rows;
-	while (my $line = <$fh>) {
-		chomp $line;
-		next unless length $line;
-		my %r;
-		@r{@cols} = split /\t/, $line, -1;
-		push @rows, \%r;
-	}
-	return @rows;
-}
-
-sub median {
-	my @v = sort { $a <=> $b } @_;
-	return undef unless @v;
-	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
-}
 
 # nearest-rank percentile
 sub pct {

@@ -12,6 +12,9 @@
 
 use strict;
 use warnings;
+use FindBin;
+use lib "$FindBin::Bin/../../scripts";
+use TextfpBench qw(read_tsv median);
 use utf8;
 
 binmode STDOUT, ':encoding(UTF-8)';
@@ -22,28 +25,6 @@ my $TSVECTOR = q{to_tsvector('simple', body)};
 my $MD5      = 'md5(body)';
 my $SIMHASH  = 'simhash(body)';
 my %LANG_NAME = (en => 'English', zh => 'Chinese');
-
-sub read_tsv {
-	my ($path) = @_;
-	open my $fh, '<:encoding(UTF-8)', $path or die "$path: $!\n";
-	chomp(my $head = <$fh>);
-	my @cols = split /\t/, $head;
-	my @rows;
-	while (my $line = <$fh>) {
-		chomp $line;
-		next unless length $line;
-		my %r;
-		@r{@cols} = split /\t/, $line, -1;
-		push @rows, \%r;
-	}
-	return @rows;
-}
-
-sub median {
-	my @v = sort { $a <=> $b } @_;
-	return undef unless @v;
-	return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
-}
 
 my %meta;
 open my $mfh, '<:encoding(UTF-8)', "$dir/meta.txt" or die "$dir/meta.txt: $!\n";
