@@ -121,6 +121,7 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 	tfp_span   *tok = NULL;
 	size_t		ntok = 0;
 	const tfp_stopset *builtin = NULL;
+	bool		fused_stopwords;
 	size_t		k = (size_t) opts->shingle;
 	size_t		nshingles;
 	tfp_feature *items = NULL;
@@ -146,7 +147,15 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 	rc = tfp_tokenize(env, opts, norm, nlen, &tok, &ntok);
 	if (rc != TFP_OK)
 		goto done;
-	ntok = drop_stopwords(builtin, opts->user_stopwords, norm, tok, ntok);
+	/*
+	 * Single tokens hashed with seed 0 are hashed exactly as stopwords are
+	 * looked up: then the loop below drops stopwords with the feature hash
+	 * instead of hashing every token twice.
+	 */
+	fused_stopwords = k == 1 && opts->seed == 0 &&
+		(builtin != NULL || opts->user_stopwords != NULL);
+	if (!fused_stopwords)
+		ntok = drop_stopwords(builtin, opts->user_stopwords, norm, tok, ntok);
 
 	/* Fewer tokens than k still make one shingle of all of them. */
 	nshingles = ntok == 0 ? 0 : (ntok < k ? 1 : ntok - k + 1);
@@ -197,6 +206,10 @@ tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 		h = tfp_hash(ftext, flen, opts->seed);
 		if (env->check_interrupts && (s & 0xFFFF) == 0xFFFF)
 			env->check_interrupts(env->ctx);
+		if (fused_stopwords &&
+			(tfp_stopset_contains_hash(builtin, ftext, flen, h) ||
+			 tfp_stopset_contains_hash(opts->user_stopwords, ftext, flen, h)))
+			continue;
 
 		if (dedupe)
 		{

@@ -95,12 +95,19 @@ tfp_stopset_build(tfp_env *env, const char *const *words, const size_t *lens,
 bool
 tfp_stopset_contains(const tfp_stopset *set, const char *word, size_t len)
 {
-	uint64_t	h;
+	if (set == NULL || set->count == 0 || len > TFP_MAX_STOPWORD_BYTES)
+		return false;
+	return tfp_stopset_contains_hash(set, word, len, word_hash(word, len));
+}
+
+bool
+tfp_stopset_contains_hash(const tfp_stopset *set, const char *word,
+						  size_t len, uint64_t h)
+{
 	size_t		slot;
 
 	if (set == NULL || set->count == 0 || len > TFP_MAX_STOPWORD_BYTES)
 		return false;
-	h = word_hash(word, len);
 	slot = (size_t) h & set->mask;
 	while (set->offs[slot] != EMPTY_SLOT)
 	{

@@ -122,6 +122,9 @@ extern tfp_status tfp_stopset_build(tfp_env *env, const char *const *words,
 									tfp_stopset **out);
 extern bool tfp_stopset_contains(const tfp_stopset *set, const char *word,
 								 size_t len);
+/* The same, given the word's hash: tfp_hash(word, len, 0). */
+extern bool tfp_stopset_contains_hash(const tfp_stopset *set, const char *word,
+									  size_t len, uint64_t h);
 extern void tfp_stopset_free(tfp_env *env, tfp_stopset *set);
 
 /*
