@@ -14,7 +14,9 @@ CORE_OBJS = \
 	src/core/stopwords.o \
 	src/core/stopwords_data.o \
 	src/core/features.o \
-	src/core/simhash.o
+	src/core/simhash.o \
+	src/core/blocks.o \
+	src/core/hamming_stats.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -24,10 +26,12 @@ OBJS = $(CORE_OBJS) \
 	src/simhash_agg.o \
 	src/simhash64_gist.o \
 	src/hamming_ball_gist.o \
-	src/simhash64_spgist.o
+	src/simhash64_spgist.o \
+	src/simhash64_gin.o \
+	src/simhash64_selfuncs.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
-	pipeline_options simhash_agg guc encoding tree_index
+	pipeline_options simhash_agg guc encoding tree_index gin_index
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # ICU for normalisation and word breaks; xxhash is used header-only.

@@ -17,12 +17,18 @@ CREATE FUNCTION simhash64_recv(internal) RETURNS simhash64
 CREATE FUNCTION simhash64_send(simhash64) RETURNS bytea
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- ANALYZE keeps the standard statistics and adds the distance distribution
+-- of sampled row pairs, for the planner's estimates of % and <@.
+CREATE FUNCTION simhash64_analyze(internal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
+
 -- LIKE int8: 8 bytes, passed by value exactly where int8 is (64-bit builds).
 CREATE TYPE simhash64 (
 	INPUT = simhash64_in,
 	OUTPUT = simhash64_out,
 	RECEIVE = simhash64_recv,
 	SEND = simhash64_send,
+	ANALYZE = simhash64_analyze,
 	LIKE = pg_catalog.int8
 );
 COMMENT ON TYPE simhash64 IS '64-bit SimHash fingerprint';
@@ -136,6 +142,16 @@ CREATE FUNCTION hamming_distance(simhash64, simhash64) RETURNS integer
 COMMENT ON FUNCTION hamming_distance(simhash64, simhash64)
 	IS 'number of differing bits, 0 to 64';
 
+-- planner estimates of % and <@ / @> (src/simhash64_selfuncs.c)
+CREATE FUNCTION simhash64_hamming_sel(internal, oid, internal, integer) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION simhash64_hamming_joinsel(internal, oid, internal, smallint, internal) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash64_hamming_sel(internal, oid, internal, integer)
+	IS 'restriction selectivity of % and <@: MCVs, sampled pair distances, binomial floor';
+COMMENT ON FUNCTION simhash64_hamming_joinsel(internal, oid, internal, smallint, internal)
+	IS 'join selectivity of % and <@';
+
 CREATE OPERATOR <~> (
 	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = hamming_distance,
 	COMMUTATOR = <~>
@@ -149,7 +165,7 @@ COMMENT ON FUNCTION simhash64_near(simhash64, simhash64)
 
 CREATE OPERATOR % (
 	LEFTARG = simhash64, RIGHTARG = simhash64, FUNCTION = simhash64_near,
-	COMMUTATOR = %, RESTRICT = contsel, JOIN = contjoinsel
+	COMMUTATOR = %, RESTRICT = simhash64_hamming_sel, JOIN = simhash64_hamming_joinsel
 );
 
 -- =========================================================================
@@ -202,11 +218,11 @@ COMMENT ON FUNCTION hamming_ball_contains(hamming_ball, simhash64)
 
 CREATE OPERATOR <@ (
 	LEFTARG = simhash64, RIGHTARG = hamming_ball, FUNCTION = simhash64_within,
-	COMMUTATOR = @>, RESTRICT = contsel, JOIN = contjoinsel
+	COMMUTATOR = @>, RESTRICT = simhash64_hamming_sel, JOIN = simhash64_hamming_joinsel
 );
 CREATE OPERATOR @> (
 	LEFTARG = hamming_ball, RIGHTARG = simhash64, FUNCTION = hamming_ball_contains,
-	COMMUTATOR = <@, RESTRICT = contsel, JOIN = contjoinsel
+	COMMUTATOR = <@, RESTRICT = simhash64_hamming_sel, JOIN = simhash64_hamming_joinsel
 );
 
 -- =========================================================================
@@ -441,3 +457,42 @@ CREATE OPERATOR CLASS spgist_simhash64_ops
 	FUNCTION 3 spgist_simhash64_picksplit(internal, internal),
 	FUNCTION 4 spgist_simhash64_inner_consistent(internal, internal),
 	FUNCTION 5 spgist_simhash64_leaf_consistent(internal, internal);
+
+-- =========================================================================
+-- GIN: pigeonhole blocks (src/simhash64_gin.c), exact for every radius
+-- =========================================================================
+
+CREATE FUNCTION gin_simhash64_extract_value(simhash64, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_simhash64_extract_query(simhash64, internal, smallint, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_simhash64_consistent(internal, smallint, simhash64, integer, internal, internal, internal, internal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_simhash64_triconsistent(internal, smallint, simhash64, integer, internal, internal, internal) RETURNS "char"
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_simhash64_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION gin_simhash64_extract_value(simhash64, internal, internal)
+	IS 'GIN support: the (block, value) keys of a fingerprint';
+COMMENT ON FUNCTION gin_simhash64_extract_query(simhash64, internal, smallint, internal, internal, internal, internal)
+	IS 'GIN support: the probe keys of a radius search';
+COMMENT ON FUNCTION gin_simhash64_consistent(internal, smallint, simhash64, integer, internal, internal, internal, internal)
+	IS 'GIN support: lower bound of the distance from the matched probes';
+COMMENT ON FUNCTION gin_simhash64_triconsistent(internal, smallint, simhash64, integer, internal, internal, internal)
+	IS 'GIN support: ternary form of the consistent function';
+COMMENT ON FUNCTION gin_simhash64_options(internal)
+	IS 'GIN support: the blocks option';
+
+CREATE OPERATOR CLASS gin_simhash64_ops
+	DEFAULT FOR TYPE simhash64 USING gin AS
+	OPERATOR 1 = (simhash64, simhash64),
+	OPERATOR 2 % (simhash64, simhash64),
+	OPERATOR 3 <@ (simhash64, hamming_ball),
+	FUNCTION 1 btint8cmp(bigint, bigint),
+	FUNCTION 2 gin_simhash64_extract_value(simhash64, internal, internal),
+	FUNCTION 3 gin_simhash64_extract_query(simhash64, internal, smallint, internal, internal, internal, internal),
+	FUNCTION 4 gin_simhash64_consistent(internal, smallint, simhash64, integer, internal, internal, internal, internal),
+	FUNCTION 6 gin_simhash64_triconsistent(internal, smallint, simhash64, integer, internal, internal, internal),
+	FUNCTION 7 gin_simhash64_options(internal),
+	STORAGE bigint;

@@ -197,3 +197,30 @@ simhash64_near(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(tfp_hamming64(PG_GETARG_SIMHASH64(0), PG_GETARG_SIMHASH64(1))
 				   <= textfp_hamming_threshold);
 }
+
+/*
+ * Centre and radius of an index search: strategy and query as the index
+ * operator classes receive them (simhash64 for = and %, hamming_ball for <@).
+ */
+int
+simhash_query_radius(StrategyNumber strategy, Datum query, uint64 *center)
+{
+	switch (strategy)
+	{
+		case SIMHASH_EQ_STRATEGY:
+			*center = DatumGetSimhash64(query);
+			return 0;
+		case SIMHASH_NEAR_STRATEGY:
+			*center = DatumGetSimhash64(query);
+			return textfp_hamming_threshold;
+		case SIMHASH_WITHIN_STRATEGY:
+			{
+				HammingBall *b = (HammingBall *) DatumGetPointer(query);
+
+				*center = b->center;
+				return b->radius;
+			}
+	}
+	elog(ERROR, "unrecognized strategy number: %d", strategy);
+	return 0;
+}

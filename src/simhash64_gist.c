@@ -53,30 +53,6 @@ key_of_value(uint64 v)
 	return key;
 }
 
-/* The largest distance the query accepts, or -1 for "only equal". */
-static int
-query_radius(StrategyNumber strategy, Datum query, uint64 *center)
-{
-	switch (strategy)
-	{
-		case SIMHASH_EQ_STRATEGY:
-			*center = DatumGetSimhash64(query);
-			return 0;
-		case SIMHASH_NEAR_STRATEGY:
-			*center = DatumGetSimhash64(query);
-			return textfp_hamming_threshold;
-		case SIMHASH_WITHIN_STRATEGY:
-			{
-				HammingBall *b = (HammingBall *) DatumGetPointer(query);
-
-				*center = b->center;
-				return b->radius;
-			}
-	}
-	elog(ERROR, "unrecognized strategy number: %d", strategy);
-	return 0;
-}
-
 PG_FUNCTION_INFO_V1(gist_simhash64_consistent);
 Datum
 gist_simhash64_consistent(PG_FUNCTION_ARGS)
@@ -86,7 +62,7 @@ gist_simhash64_consistent(PG_FUNCTION_ARGS)
 	bool	   *recheck = (bool *) PG_GETARG_POINTER(4);
 	SimhashGistKey *key = (SimhashGistKey *) DatumGetPointer(entry->key);
 	uint64		center;
-	int			radius = query_radius(strategy, PG_GETARG_DATUM(1), &center);
+	int			radius = simhash_query_radius(strategy, PG_GETARG_DATUM(1), &center);
 
 	/* leaf keys are the exact value, and internal bounds are exact too */
 	*recheck = false;

@@ -141,30 +141,6 @@ spgist_simhash64_picksplit(PG_FUNCTION_ARGS)
 	PG_RETURN_VOID();
 }
 
-/* Centre and radius of a scan key of the class. */
-static int
-key_radius(ScanKey key, uint64 *center)
-{
-	switch (key->sk_strategy)
-	{
-		case SIMHASH_EQ_STRATEGY:
-			*center = DatumGetSimhash64(key->sk_argument);
-			return 0;
-		case SIMHASH_NEAR_STRATEGY:
-			*center = DatumGetSimhash64(key->sk_argument);
-			return textfp_hamming_threshold;
-		case SIMHASH_WITHIN_STRATEGY:
-			{
-				HammingBall *b = (HammingBall *) DatumGetPointer(key->sk_argument);
-
-				*center = b->center;
-				return b->radius;
-			}
-	}
-	elog(ERROR, "unrecognized strategy number: %d", key->sk_strategy);
-	return 0;
-}
-
 PG_FUNCTION_INFO_V1(spgist_simhash64_inner_consistent);
 Datum
 spgist_simhash64_inner_consistent(PG_FUNCTION_ARGS)
@@ -192,7 +168,8 @@ spgist_simhash64_inner_consistent(PG_FUNCTION_ARGS)
 		for (int k = 0; k < in->nkeys && keep; k++)
 		{
 			uint64		center;
-			int			radius = key_radius(&in->scankeys[k], &center);
+			int			radius = simhash_query_radius(in->scankeys[k].sk_strategy,
+											   in->scankeys[k].sk_argument, &center);
 
 			keep = tfp_popcount64((node_path ^ center) & mask) <= radius;
 		}
@@ -228,7 +205,8 @@ spgist_simhash64_leaf_consistent(PG_FUNCTION_ARGS)
 	for (int k = 0; k < in->nkeys; k++)
 	{
 		uint64		center;
-		int			radius = key_radius(&in->scankeys[k], &center);
+		int			radius = simhash_query_radius(in->scankeys[k].sk_strategy,
+											   in->scankeys[k].sk_argument, &center);
 
 		if (tfp_hamming64(v, center) > radius)
 			PG_RETURN_BOOL(false);

@@ -6,6 +6,7 @@
 
 #include "postgres.h"
 #include "access/gist.h"
+#include "access/stratnum.h"
 #include "fmgr.h"
 
 #include "tfp_core.h"
@@ -61,6 +62,9 @@ typedef struct BallGistKey
 #else
 #define TFP_INPUT_ERROR(fcinfo, ...) ereport(ERROR, __VA_ARGS__)
 #endif
+
+/* simhash64.c: centre and radius of an index search */
+extern int	simhash_query_radius(StrategyNumber strategy, Datum query, uint64 *center);
 
 /* simhash64_gist.c: shared with the hamming_ball class */
 extern void simhash_gist_assign(GistEntryVector *entryvec, GIST_SPLITVEC *v);

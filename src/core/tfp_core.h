@@ -218,6 +218,74 @@ extern bool tfp_hex64_parse(const char *s, size_t len, uint64_t *out);
 /* Write 16 lower-case hex digits and a NUL into buf[17]. */
 extern void tfp_hex64_format(uint64_t v, char *buf);
 
+/* --- pigeonhole blocks for Hamming radius search (blocks.c) --- */
+
+/*
+ * The 64 bits split into m contiguous blocks, block 0 the most significant.
+ * If two fingerprints differ in at most r bits and t[i] are per-block radii
+ * with sum(t[i] + 1) > r, then some block i differs in at most t[i] bits:
+ * probing every value within t[i] of the query's block i finds every answer.
+ * With r < m all t[i] are 0 (plain pigeonhole: m - r blocks agree exactly).
+ */
+#define TFP_BLOCKS_MIN 2
+#define TFP_BLOCKS_MAX 32
+#define TFP_BLOCKS_DEFAULT 4
+#define TFP_PROBES_MAX 16384	/* more probe values: scan the whole index */
+
+typedef struct tfp_blocks
+{
+	int			m;
+	uint8_t		shift[TFP_BLOCKS_MAX];
+	uint8_t		width[TFP_BLOCKS_MAX];
+} tfp_blocks;
+
+/* m must lie in TFP_BLOCKS_MIN..TFP_BLOCKS_MAX; wider blocks come first. */
+extern void tfp_blocks_init(tfp_blocks *b, int m);
+
+static inline uint32_t
+tfp_block_value(const tfp_blocks *b, int i, uint64_t v)
+{
+	return (uint32_t) ((v >> b->shift[i]) & ((UINT64_C(1) << b->width[i]) - 1));
+}
+
+/* Index key of block i: block number above the 32 value bits. */
+static inline int64_t
+tfp_block_key(int i, uint32_t value)
+{
+	return (int64_t) (((uint64_t) (unsigned) i << 32) | value);
+}
+
+/*
+ * Per-block probe radii for radius r (0..64) minimising the number of probe
+ * values; returns that number, saturated at UINT64_MAX.
+ */
+extern uint64_t tfp_blocks_plan(const tfp_blocks *b, int r, uint8_t *t);
+
+/* C(n, k) for n <= 64, saturated at UINT64_MAX. */
+extern uint64_t tfp_binomial(int n, int k);
+
+/*
+ * Writes the values within t bits of x among w-bit values, nearest first,
+ * with their distances; returns how many (sum of C(w, j), j <= t).  The
+ * caller sizes out[] and dist[] with tfp_binomial sums.
+ */
+extern size_t tfp_ball_values(uint32_t x, int w, int t,
+							  uint32_t *out, uint8_t *dist);
+
+/* --- Hamming distance statistics for the planner (hamming_stats.c) --- */
+
+/* Share of uniformly random pairs of 64-bit values within r bits. */
+extern double tfp_random_within(int r);
+
+/*
+ * Cumulative distance distribution of the pairs among v[0..n): cum[d] is
+ * the share of pairs i < j at distance <= d, d = 0..64.  At most max_rows
+ * rows take part, spread evenly over v, so the pairs sample all of v.
+ * Returns the number of pairs counted.
+ */
+extern uint64_t tfp_pair_distances(const uint64_t *v, size_t n,
+								   size_t max_rows, double cum[SIMHASH_BITS + 1]);
+
 /* --- versions (normalize.c) --- */
 extern void tfp_icu_version(char *buf, size_t buflen);
 extern void tfp_unicode_version(char *buf, size_t buflen);
