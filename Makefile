@@ -31,7 +31,7 @@ OBJS = $(CORE_OBJS) \
 	src/simhash64_selfuncs.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
-	pipeline_options simhash_agg guc encoding tree_index gin_index
+	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # ICU for normalisation and word breaks; xxhash is used header-only.
@@ -52,7 +52,7 @@ override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h
+test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

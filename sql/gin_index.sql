@@ -5,6 +5,8 @@
 
 -- (plans forced with enable_* = off cost enough to trigger JIT: keep it off)
 SET jit = off;
+SET max_parallel_workers_per_gather = 0;
+CREATE EXTENSION pageinspect;	-- to see the pending list
 
 -- 2000 unrelated fingerprints plus 40 families of near duplicates
 CREATE TABLE g AS
@@ -23,8 +25,9 @@ FROM generate_series(1, 40, 4) f
 UNION ALL SELECT 'row' || id, fp FROM g WHERE id IN (1, 17, 1999, 2011, 2125)
 UNION ALL SELECT 'far' || i, ('x' || substr(md5('q' || i), 1, 16))::bit(64)::simhash64 FROM generate_series(1, 3) i;
 
--- radii below, at and above every block count tested, up to 64
-CREATE TABLE radii AS SELECT unnest('{0,1,2,3,4,5,6,7,8,9,10,12,14,16,20,24,31,32,33,40,48,64}'::int[]) AS r;
+-- radii below, at and above the block counts tested (probing up to radius 11
+-- with 4 blocks; beyond, the whole-index scan is checked once further down)
+CREATE TABLE radii AS SELECT unnest('{0,1,2,3,4,5,6,7,8,11}'::int[]) AS r;
 
 CREATE FUNCTION run_queries() RETURNS TABLE (kind text, name text, r int, id int)
 LANGUAGE sql AS $$
@@ -70,18 +73,20 @@ SELECT count(*) AS near2_mismatches FROM (
   UNION ALL
   (SELECT name, id FROM queries, g WHERE fp <~> q <= 2 AND fp IS NOT NULL
    EXCEPT SELECT name, id FROM queries, g WHERE fp % q)) s;
-SET textfp.hamming_threshold = 20;
-SELECT count(*) AS near20_mismatches FROM (
-  (SELECT name, id FROM queries, g WHERE fp % q
-   EXCEPT SELECT name, id FROM queries, g WHERE fp <~> q <= 20)
-  UNION ALL
-  (SELECT name, id FROM queries, g WHERE fp <~> q <= 20 AND fp IS NOT NULL
-   EXCEPT SELECT name, id FROM queries, g WHERE fp % q)) s;
 RESET textfp.hamming_threshold;
+-- too many probe keys: the scan reads the whole index and rechecks, exactly
+SELECT r, (SELECT count(*) FROM g WHERE fp <@ hamming_ball('0123456789abcdef', r)) AS through_index
+FROM unnest('{12,20,33,64}'::int[]) r;
+RESET enable_seqscan;
+SET enable_bitmapscan = off;
+SELECT r, (SELECT count(*) FROM g WHERE fp <@ hamming_ball('0123456789abcdef', r)) AS seq_scan
+FROM unnest('{12,20,33,64}'::int[]) r;
+RESET enable_bitmapscan;
+SET enable_seqscan = off;
 RESET enable_seqscan;
 DROP INDEX g_gin;
 
--- every blocks option from the least to the most, each through the index
+-- other blocks options, each through the index
 CREATE FUNCTION compare_blocks(m int) RETURNS TABLE (blocks int, missing bigint, extra bigint)
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -90,11 +95,12 @@ BEGIN
   RETURN QUERY SELECT m, c.missing, c.extra FROM compare_with_seq() c;
   DROP INDEX g_gin_m;
 END $$;
-SELECT c.* FROM unnest('{2,3,5,7,8,13,32}'::int[]) m, compare_blocks(m) c;
+SELECT c.* FROM unnest('{3,8,32}'::int[]) m, compare_blocks(m) c;
 
 -- writes: inserts go through the pending list (fastupdate) or straight into
--- the tree; updates, deletes and VACUUM; then the same comparison
-CREATE INDEX g_gin ON g USING gin (fp);
+-- the tree; updates, deletes and VACUUM; then the same comparison.  (The
+-- pending list is kept short: a search reads all of it for each probe key.)
+CREATE INDEX g_gin ON g USING gin (fp) WITH (gin_pending_list_limit = 64);
 CREATE TABLE g2 (LIKE g);
 CREATE INDEX g2_gin ON g2 USING gin (fp gin_simhash64_ops (blocks = 8)) WITH (fastupdate = off);
 INSERT INTO g2 SELECT * FROM g;
@@ -109,7 +115,8 @@ INSERT INTO seq_results SELECT * FROM run_queries();
 RESET enable_indexscan;
 RESET enable_bitmapscan;
 SET enable_seqscan = off;
--- with the new rows still in the pending list
+-- with new rows still in the pending list
+SELECT (gin_metapage_info(get_raw_page('g_gin', 0))).n_pending_tuples > 0 AS pending;
 SELECT * FROM compare_with_seq();
 RESET enable_seqscan;
 VACUUM g;
@@ -155,3 +162,4 @@ FROM pg_opclass opc JOIN pg_am am ON am.oid = opcmethod
 WHERE opcname = 'gin_simhash64_ops';
 
 DROP TABLE g, g2, queries, radii;
+DROP EXTENSION pageinspect;

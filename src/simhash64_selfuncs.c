@@ -9,8 +9,9 @@
  *     measures that on pairs of sampled rows (outside the MCVs), a slot of
  *     our own kind; it sees near-duplicate families that random bits would
  *     not have.  The binomial tail of random 64-bit values is the floor.
- * Joins and queries whose argument is unknown at plan time use the same
- * terms for two ordinary rows, plus the chance that they are equal.
+ * Joins add the MCV pairs within r; queries whose argument is unknown at plan
+ * time (parameters, the inner side of a nested loop) add the chance of
+ * meeting the row itself instead, as eqsel does.
  */
 #include "postgres.h"
 
@@ -201,6 +202,19 @@ sel_known(const HammingStats *hs, uint64 q, int r)
 	return sel + ordinary_share(hs) * hs->pair_within;
 }
 
+/*
+ * Share of rows within r of a query not known at plan time (a parameter, the
+ * outer row of a nested loop): an ordinary row's near duplicates, or the
+ * row itself.  Like eqsel's 1/ndistinct, it does not weigh in the MCVs.
+ */
+static double
+sel_unknown(const HammingStats *hs, int r)
+{
+	double		nd = hs->ndistinct + hs->nmcv;
+
+	return ordinary_share(hs) * hs->pair_within + (nd >= 1 ? 1.0 / nd : 0);
+}
+
 /* Share of pairs within r, one row from each side. */
 static double
 sel_pairs(const HammingStats *a, const HammingStats *b, int r)
@@ -306,7 +320,7 @@ simhash64_hamming_sel(PG_FUNCTION_ARGS)
 		else if (IsA(other, Const))
 			sel = 0;
 		else
-			sel = sel_pairs(&hs, &hs, r);
+			sel = sel_unknown(&hs, r);
 	}
 	else if (vd.vartype == ball_type)
 	{
@@ -341,7 +355,7 @@ simhash64_hamming_sel(PG_FUNCTION_ARGS)
 		if (r < 0)
 			r = textfp_hamming_threshold;
 		hamming_stats(&vd, r, &hs);
-		sel = known ? sel_known(&hs, center, r) : sel_pairs(&hs, &hs, r);
+		sel = known ? sel_known(&hs, center, r) : sel_unknown(&hs, r);
 	}
 	ReleaseVariableStats(vd);
 	PG_RETURN_FLOAT8(clamp_sel(sel));

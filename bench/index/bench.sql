@@ -7,29 +7,30 @@
 --     knn10     the same with LIMIT 10
 -- Methods:
 --     seq       on <set>_seq, which has no index: a sequential scan
---     gist      on <set>_gist (GiST index only), enable_seqscan off
---     spgist    on <set>_spgist (SP-GiST index only), enable_seqscan off
--- For each data set and query (near and far sets interleaved), every kind runs through both
--- indexes, and the sequential scan runs r3 and knn10, the methods one after another in an
+--     <method>  each method of bench.methods (load.sql: gist, spgist, gin, gin<N>) on
+--               <set>_<method>, which has that index only, enable_seqscan off
+-- For each data set and query (near and far sets interleaved), every radius runs through
+-- every index, the KNN kinds through the indexes that answer them (the trees; GIN has no
+-- ordering), and the sequential scan runs r3 and knn10, the methods one after another in an
 -- order rotated from query to query.  A sequential scan costs the same whatever the radius
 -- (it tests every row) and whether it keeps 1 or 10 rows, so its r3 stands for every radius
 -- and its knn10 for both KNN kinds (and is the reference for their answers); at 1M rows each
--- costs most of a second on a busy 2-core VM, which is what keeps the run under 25 minutes.
--- knn10, and knn1 on the far set, take seconds through either index at 1M rows (the search
--- has to reach distance 14 or more), so they run on the first :knn_queries queries of each
--- set only (the sequential knn10 still runs on every near query, for their knn1).
+-- costs most of a second on a busy 2-core VM, which is what keeps the run short.  knn10, and
+-- knn1 on the far set, take seconds through either tree at 1M rows (the search has to reach
+-- distance 14 or more), so they run on the first :knn_queries queries of each set only (the
+-- sequential knn10 still runs on every near query, for their knn1).
 --
 -- Each run is timed as wall clock (clock_timestamp() around a plpgsql EXECUTE, planning
 -- included); its answer (the count, or the list of distances) is kept for the exactness
 -- check, and the scan nodes of its plan (EXPLAIN, untimed, just before) are recorded.  Pass 0
--- (near query 1, r3 and knn1, every method) is a warm-up and is not reported.
+-- (near query 1, r3 and knn1, every method that runs them) is a warm-up and is not reported.
 --
 -- The reference answers for exactness (pass -2): the counts for r0..r6 from one pass over
 -- each table computing fp <~> q for every (row, query) pair, a different operator and no
 -- index; the KNN lists from the timed sequential knn10.  Then, untimed, fp % q (threshold 6)
 -- and fp = q through each index, to compare with the r6 and r0 counts (% on the first
--- :knn_queries queries of each set, = on all).  Last, the plans the
--- planner picks by itself (nothing disabled) for query 1 of each set.
+-- :knn_queries queries of each set, = on all).  Last, the plans the planner picks by itself
+-- (nothing disabled) for query 1 of each set.
 --
 -- psql variables: knn_queries; results, plans (output files).
 
@@ -85,13 +86,15 @@ END $$;
 CREATE FUNCTION bench.methods_for(kind text, qset text, qno int) RETURNS text[]
 STABLE STRICT LANGUAGE sql AS $$
 	SELECT CASE
-		WHEN kind = 'r3' THEN ARRAY['seq', 'gist', 'spgist']
-		WHEN kind ~ '^r[0-9]+$' THEN ARRAY['gist', 'spgist']
-		WHEN kind = 'knn1' AND (qset = 'near' OR qno <= k) THEN ARRAY['gist', 'spgist']
-		WHEN kind = 'knn10' AND qno <= k THEN ARRAY['seq', 'gist', 'spgist']
+		WHEN kind = 'r3' THEN ARRAY['seq'] || every
+		WHEN kind ~ '^r[0-9]+$' THEN every
+		WHEN kind = 'knn1' AND (qset = 'near' OR qno <= k) THEN knn
+		WHEN kind = 'knn10' AND qno <= k THEN ARRAY['seq'] || knn
 		WHEN kind = 'knn10' AND qset = 'near' THEN ARRAY['seq']
 	END
-	FROM (SELECT current_setting('bench.knn_queries')::int AS k) s
+	FROM (SELECT current_setting('bench.knn_queries')::int AS k,
+			ARRAY(SELECT method FROM bench.methods ORDER BY ord) AS every,
+			ARRAY(SELECT method FROM bench.methods WHERE knn ORDER BY ord) AS knn) s
 $$;
 
 -- Runs the queries of one data set; pass 0 is the warm-up.
@@ -180,7 +183,7 @@ INSERT INTO bench.results
 SELECT -1, NULL, q.dataset, q.qset, q.qno, k, m, NULL,
 	bench.eval(bench.query_sql(q.dataset || '_' || m, k, q.q)),
 	bench.scan_nodes(bench.query_sql(q.dataset || '_' || m, k, q.q))
-FROM bench.queries q, unnest(ARRAY['pct', 'eq']) k, unnest(ARRAY['gist', 'spgist']) m
+FROM bench.queries q, unnest(ARRAY['pct', 'eq']) k, (SELECT method FROM bench.methods) x(m)
 WHERE k = 'eq' OR q.qno <= current_setting('bench.knn_queries')::int;
 RESET enable_seqscan;
 
@@ -189,8 +192,8 @@ CREATE TABLE bench.default_plans AS
 SELECT q.dataset, q.qset, k AS kind, m AS method,
 	bench.scan_nodes(bench.query_sql(q.dataset || '_' || m, k, q.q)) AS plan
 FROM bench.queries q, unnest('{r0,r1,r2,r3,r4,r5,r6,knn1,knn10}'::text[]) k,
-	unnest(ARRAY['gist', 'spgist']) m
-WHERE q.qno = 1;
+	(SELECT method, knn FROM bench.methods) x(m, knn)
+WHERE q.qno = 1 AND (k !~ '^knn' OR x.knn);
 
 \o :results
 COPY (SELECT * FROM bench.results ORDER BY pass, seq, dataset, qset, qno, kind, method) TO STDOUT WITH (FORMAT csv, HEADER, DELIMITER E'\t');

@@ -1,7 +1,9 @@
 -- build.sql: the timing helpers, the index builds (timed), the sizes, and the cache warm-up.
 --
+-- One index per method of bench.methods, on <set>_<method>, with the method's USING clause.
 -- Each CREATE INDEX runs in its own transaction and its time includes the commit; wall time
--- from clock_timestamp(), CPU time from this backend's /proc/self/schedstat.
+-- from clock_timestamp(), CPU time from this backend's /proc/self/schedstat.  Then every
+-- table and index goes into shared buffers (pg_prewarm), so no query reads from disk.
 
 \set ON_ERROR_STOP on
 
@@ -39,12 +41,13 @@ BEGIN
 	COMMIT;
 END $$;
 
--- Sizes of the three tables of a data set and their indexes.
+-- Sizes of the tables of each data set and their indexes.
 CREATE PROCEDURE bench.record_sizes(stage text)
 LANGUAGE sql AS $$
 	INSERT INTO bench.sizes
 	SELECT stage, d, m, c.relname, pg_relation_size(c.oid), c.reltuples::bigint
-	FROM unnest(ARRAY['uniform', 'clustered']) d, unnest(ARRAY['seq', 'gist', 'spgist']) m,
+	FROM unnest(ARRAY['uniform', 'clustered']) d,
+		(SELECT 'seq' UNION ALL SELECT method FROM bench.methods) x(m),
 		pg_class c
 	WHERE c.relname IN (d || '_' || m, d || '_' || m || '_fp')
 $$;
@@ -52,18 +55,20 @@ $$;
 DO $$
 DECLARE
 	ds text;
-	m text;
+	m record;
 BEGIN
 	FOREACH ds IN ARRAY ARRAY['uniform', 'clustered'] LOOP
-		FOREACH m IN ARRAY ARRAY['gist', 'spgist'] LOOP
-			RAISE NOTICE 'building the % index on %', m, ds;
-			CALL bench.timed('build', ds, m, format('CREATE INDEX %I ON %I USING %s (fp)',
-				ds || '_' || m || '_fp', ds || '_' || m, m));
+		FOR m IN SELECT method, using_clause FROM bench.methods ORDER BY ord LOOP
+			RAISE NOTICE 'building the % index on %', m.method, ds;
+			CALL bench.timed('build', ds, m.method, format('CREATE INDEX %I ON %I USING %s',
+				ds || '_' || m.method || '_fp', ds || '_' || m.method, m.using_clause));
 		END LOOP;
 	END LOOP;
 END $$;
 
-VACUUM (ANALYZE) uniform_gist, uniform_spgist, clustered_gist, clustered_spgist;
+SELECT format('VACUUM (ANALYZE) %s', string_agg(format('%I', d || '_' || method), ', ' ORDER BY d, ord))
+FROM unnest(ARRAY['uniform', 'clustered']) d, bench.methods
+\gexec
 CALL bench.record_sizes('build');
 
 -- everything into shared buffers

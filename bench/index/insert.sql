@@ -1,9 +1,13 @@
--- insert.sql: insert throughput with no index, the GiST index and the SP-GiST index.
+-- insert.sql: insert throughput with no index and with each method's index.
 --
 -- For each data set, the same :insert_rows new rows (bench_new_<set>, made by load.sql from
--- the same generator, ids after the loaded ones) go into <set>_seq (no index), <set>_gist and
--- <set>_spgist, each as one INSERT ... SELECT in a transaction of its own, timed with its
--- commit (bench.timed).  Then the sizes again.
+-- the same generator, ids after the loaded ones) go into <set>_seq (no index) and each
+-- <set>_<method>, each as one INSERT ... SELECT in a transaction of its own, timed with its
+-- commit (bench.timed).  GIN indexes keep their default fastupdate = on: new entries go to the
+-- pending list, merged into the index whenever it passes gin_pending_list_limit (4MB), so the
+-- insert pays for most merges but not for what is still pending at its end; that rest is timed
+-- apart ('flush', gin_clean_pending_list), as the next VACUUM or a long enough query would pay
+-- it.  Then the sizes again.
 --
 -- psql variables: timings, sizes (output files).
 
@@ -17,18 +21,26 @@ SELECT pg_prewarm('bench_new_uniform'), pg_prewarm('bench_new_clustered');
 DO $$
 DECLARE
 	ds text;
-	m text;
+	m record;
 BEGIN
 	FOREACH ds IN ARRAY ARRAY['uniform', 'clustered'] LOOP
-		FOREACH m IN ARRAY ARRAY['seq', 'gist', 'spgist'] LOOP
-			RAISE NOTICE 'inserting into %_%', ds, m;
-			CALL bench.timed('insert', ds, m,
-				format('INSERT INTO %I SELECT id, fp FROM %I', ds || '_' || m, 'bench_new_' || ds));
+		FOR m IN SELECT 'seq' AS method, 0 AS ord, '' AS using_clause
+				UNION ALL SELECT method, ord, using_clause FROM bench.methods ORDER BY ord LOOP
+			RAISE NOTICE 'inserting into %_%', ds, m.method;
+			CALL bench.timed('insert', ds, m.method,
+				format('INSERT INTO %I SELECT id, fp FROM %I', ds || '_' || m.method, 'bench_new_' || ds));
+			IF m.using_clause LIKE 'gin %' THEN
+				CALL bench.timed('flush', ds, m.method,
+					format('SELECT gin_clean_pending_list(%L::regclass)', ds || '_' || m.method || '_fp'));
+			END IF;
 		END LOOP;
 	END LOOP;
 END $$;
 
-ANALYZE uniform_seq, uniform_gist, uniform_spgist, clustered_seq, clustered_gist, clustered_spgist;
+SELECT format('ANALYZE %s', string_agg(format('%I', d || '_' || m), ', ' ORDER BY d, o))
+FROM unnest(ARRAY['uniform', 'clustered']) d,
+	(SELECT 0, 'seq' UNION ALL SELECT ord, method FROM bench.methods) x(o, m)
+\gexec
 CALL bench.record_sizes('insert');
 
 \o :timings

@@ -1,5 +1,13 @@
--- load.sql: the rows and the queries of the index benchmark, deterministic from :rows and
--- :queries (psql variables).
+-- load.sql: the index methods, the rows and the queries of the index benchmark,
+-- deterministic from :rows and :queries (psql variables).
+--
+-- Methods (:methods, space-separated, run.sh's METHODS) go into bench.methods with their
+-- USING clause, from bench.index_using, the one place that knows them:
+--   gist      USING gist (fp)
+--   spgist    USING spgist (fp)
+--   gin       USING gin (fp)                                  (default blocks = 4)
+--   gin<N>    USING gin (fp gin_simhash64_ops (blocks = N))   (N = 2..32)
+-- and whether they answer KNN (ORDER BY fp <~> q): the trees do, GIN has no ordering.
 --
 -- Two data sets of :rows fingerprints each:
 --   uniform    every fingerprint 64 pseudo-random bits
@@ -9,13 +17,16 @@
 --              (uniformly), and the rest of the block (0 to 2 rows, mean 1) pseudo-random
 --              fingerprints unrelated to anything.  At 1M rows: 100k families (roots),
 --              800k members, 100k unrelated rows.
--- Each data set goes into three tables with the same rows in the same order:
--- <set>_seq (no index), <set>_gist and <set>_spgist (one index each, built by run.sh).
+-- Each data set goes into one table per method plus one, with the same rows in the same
+-- order: <set>_seq (no index) and <set>_<method> (one index each, built by build.sql).
 --
 -- Queries, :queries of each kind per data set:
 --   near  a row's fingerprint (row chosen pseudo-randomly) with 1 or 2 bits flipped
 --         (alternately), so some row lies within 2 bits
 --   far   64 pseudo-random bits; at 1M rows the nearest row is typically 11 to 14 bits away
+-- And :insert_rows new rows per data set for insert.sql, ids after the loaded ones.
+--
+-- psql variables: methods, rows, queries, insert_rows.
 
 \set ON_ERROR_STOP on
 
@@ -54,6 +65,26 @@ IMMUTABLE LANGUAGE sql AS $$
 				hashint8extended(i, 5) AS seed) f                            -- this member's flips
 $$;
 
+-- A method's name -> what follows USING; an error for any other name.
+CREATE FUNCTION bench.index_using(method text) RETURNS text
+IMMUTABLE STRICT LANGUAGE plpgsql AS $$
+BEGIN
+	IF method IN ('gist', 'spgist', 'gin') THEN
+		RETURN method || ' (fp)';
+	ELSIF method ~ '^gin[1-9][0-9]?$' AND substr(method, 4)::int BETWEEN 2 AND 32 THEN
+		RETURN format('gin (fp gin_simhash64_ops (blocks = %s))', substr(method, 4));
+	END IF;
+	RAISE EXCEPTION 'unknown index method "%"', method
+		USING HINT = 'METHODS takes gist, spgist, gin and gin2 .. gin32';
+END $$;
+
+-- The methods in the order given; ord also sets the order of the tables and the report.
+CREATE TABLE bench.methods (
+	ord int PRIMARY KEY, method text UNIQUE NOT NULL, using_clause text NOT NULL, knn bool NOT NULL);
+INSERT INTO bench.methods
+SELECT ord, m, bench.index_using(m), m !~ '^gin'
+FROM unnest(regexp_split_to_array(btrim(:'methods'), '\s+')) WITH ORDINALITY u(m, ord);
+
 SET bench.rows = :'rows';
 SET bench.queries = :'queries';
 
@@ -66,7 +97,7 @@ BEGIN
 	FOREACH ds IN ARRAY ARRAY['uniform', 'clustered'] LOOP
 		EXECUTE format('CREATE TABLE %I (id int NOT NULL, fp simhash64 NOT NULL)', ds || '_seq');
 		EXECUTE format('INSERT INTO %I SELECT * FROM bench.gen(%L, 1, %s)', ds || '_seq', ds, n);
-		FOREACH m IN ARRAY ARRAY['gist', 'spgist'] LOOP
+		FOR m IN SELECT method FROM bench.methods ORDER BY ord LOOP
 			EXECUTE format('CREATE TABLE %I (LIKE %I)', ds || '_' || m, ds || '_seq');
 			EXECUTE format('INSERT INTO %I SELECT * FROM %I', ds || '_' || m, ds || '_seq');
 		END LOOP;
@@ -101,8 +132,12 @@ BEGIN
 	END LOOP;
 END $$;
 
-VACUUM (ANALYZE) uniform_seq, uniform_gist, uniform_spgist,
-	clustered_seq, clustered_gist, clustered_spgist, bench.queries;
+-- the table list depends on the methods: VACUUM cannot run in a DO block, so \gexec
+SELECT format('VACUUM (ANALYZE) %s, bench.queries',
+	string_agg(format('%I', d || '_' || m), ', ' ORDER BY d, o))
+FROM unnest(ARRAY['uniform', 'clustered']) d,
+	(SELECT 0, 'seq' UNION ALL SELECT ord, method FROM bench.methods) x(o, m)
+\gexec
 
 -- new rows for the insert test: the same generators, ids after the loaded ones
 SET bench.insert_rows = :'insert_rows';

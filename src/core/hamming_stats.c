@@ -24,26 +24,45 @@ tfp_random_within(int r)
 	return ldexp(sum, -SIMHASH_BITS);
 }
 
+/* splitmix64: a fixed sequence, so ANALYZE's choice repeats on every platform */
+static uint64_t
+next_random(uint64_t *state)
+{
+	uint64_t	z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
 uint64_t
-tfp_pair_distances(const uint64_t *v, size_t n, size_t max_rows,
+tfp_pair_distances(uint64_t *v, size_t n, size_t max_rows,
 				   double cum[SIMHASH_BITS + 1])
 {
 	uint64_t	hist[SIMHASH_BITS + 1] = {0};
 	uint64_t	pairs = 0;
 	uint64_t	run = 0;
+	uint64_t	state = 0;
 	size_t		k = n < max_rows ? n : max_rows;
 
 	/*
-	 * Rows i * n / k for i < k: an even spread, so that when the sample is in
-	 * table order (as ANALYZE's is) and copies sit next to each other, the
-	 * chosen rows still pair up as often as rows of the whole sample do.
+	 * A pseudo-random k of the rows to the front (partial Fisher-Yates).  Not
+	 * a stride: rows in table order often repeat with a period (copies made
+	 * in rounds), and a stride in step with it would pick whole families.
+	 * The modulo bias is below n / 2^64.
 	 */
+	for (size_t i = 0; i < k && k < n; i++)
+	{
+		size_t		j = i + (size_t) (next_random(&state) % (uint64_t) (n - i));
+		uint64_t	tmp = v[i];
+
+		v[i] = v[j];
+		v[j] = tmp;
+	}
 	for (size_t i = 0; i < k; i++)
 	{
-		uint64_t	a = v[(size_t) ((uint64_t) i * n / k)];
-
 		for (size_t j = 0; j < i; j++)
-			hist[tfp_hamming64(a, v[(size_t) ((uint64_t) j * n / k)])]++;
+			hist[tfp_hamming64(v[i], v[j])]++;
 		pairs += i;
 	}
 	for (int d = 0; d <= SIMHASH_BITS; d++)

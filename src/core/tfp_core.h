@@ -230,7 +230,7 @@ extern void tfp_hex64_format(uint64_t v, char *buf);
 #define TFP_BLOCKS_MIN 2
 #define TFP_BLOCKS_MAX 32
 #define TFP_BLOCKS_DEFAULT 4
-#define TFP_PROBES_MAX 16384	/* more probe values: scan the whole index */
+#define TFP_PROBES_MAX 1024	/* more probe values: scan the whole index */
 
 typedef struct tfp_blocks
 {
@@ -280,10 +280,10 @@ extern double tfp_random_within(int r);
 /*
  * Cumulative distance distribution of the pairs among v[0..n): cum[d] is
  * the share of pairs i < j at distance <= d, d = 0..64.  At most max_rows
- * rows take part, spread evenly over v, so the pairs sample all of v.
- * Returns the number of pairs counted.
+ * rows take part, a fixed pseudo-random choice moved to the front of v (v is
+ * reordered).  Returns the number of pairs counted.
  */
-extern uint64_t tfp_pair_distances(const uint64_t *v, size_t n,
+extern uint64_t tfp_pair_distances(uint64_t *v, size_t n,
 								   size_t max_rows, double cum[SIMHASH_BITS + 1]);
 
 /* --- versions (normalize.c) --- */

@@ -1,4 +1,4 @@
-# Crash recovery of simhash64 data: rows and their btree, hash, GiST and SP-GiST indexes are
+# Crash recovery of simhash64 data: rows and their btree, hash, GiST, SP-GiST and GIN indexes are
 # rebuilt from WAL after an immediate shutdown, committed changes are all
 # there, an uncommitted transaction's are not, and index scans find every row.
 
@@ -33,6 +33,7 @@ CREATE INDEX fps_btree ON fps USING btree (fp);
 CREATE INDEX fps_hash ON fps USING hash (fp);
 CREATE INDEX fps_gist ON fps USING gist (fp);
 CREATE INDEX fps_spgist ON fps USING spgist (fp);
+CREATE INDEX fps_gin ON fps USING gin (fp) WITH (fastupdate = off);
 CHECKPOINT;
 });
 
@@ -109,12 +110,13 @@ FROM (SELECT DISTINCT fp FROM fps WHERE fp IS NOT NULL) AS d
 ORDER BY 1};
 
 my @indexes = qw(fps_btree fps_hash fps_gist fps_spgist);
+my @all_indexes = (@indexes, 'fps_gin');    # GIN has bitmap scans only: radius checks below
 
 # SQL that leaves only $index usable, inside a transaction rolled back by $end.
 sub only
 {
 	my ($index) = @_;
-	return 'BEGIN; ' . join(' ', map { "DROP INDEX $_;" } grep { $_ ne $index } @indexes);
+	return 'BEGIN; ' . join(' ', map { "DROP INDEX $_;" } grep { $_ ne $index } @all_indexes);
 }
 
 sub check_lookups
@@ -147,16 +149,16 @@ sub check_lookups
 
 check_lookups($_) for @indexes;
 
-# The tree indexes answer radius searches exactly as a sequential scan does.
+# The tree and GIN indexes answer radius searches exactly as a sequential scan does.
 my $radius_query = q{
 SELECT r, lower(q::text), (SELECT count(*) FROM fps WHERE fp <@ hamming_ball(q, r))
 FROM (SELECT DISTINCT fp AS q FROM fps WHERE id % 97 = 0 AND fp IS NOT NULL) qs,
-     generate_series(0, 4) r
+     generate_series(0, 6) r
 ORDER BY 1, 2};
 my $seq_radius = $node->safe_psql('postgres',
 	"SET enable_indexscan = off; SET enable_bitmapscan = off;
 	 SET enable_indexonlyscan = off; $radius_query");
-for my $index (qw(fps_gist fps_spgist))
+for my $index (qw(fps_gist fps_spgist fps_gin))
 {
 	my $drop = only($index);
 	like(

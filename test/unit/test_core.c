@@ -2122,6 +2122,9 @@ error_allocation_failures(void)
 
 /* ------------------------------------------------------------------------ */
 
+/* the pigeonhole and statistics cases, sharing unit.h's state */
+#include "test_blocks.c"
+
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
 	UNIT_CASE(hash_seed_and_input_sensitivity),
@@ -2174,6 +2177,13 @@ static const unit_case cases[] = {
 	UNIT_CASE(error_invalid_utf8),
 	UNIT_CASE(error_input_too_long),
 	UNIT_CASE(error_allocation_failures),
+	UNIT_CASE(blocks_layout_covers_all_bits),
+	UNIT_CASE(blocks_binomial_exact),
+	UNIT_CASE(blocks_plan_covers_radius),
+	UNIT_CASE(blocks_ball_values_enumerates_ball),
+	UNIT_CASE(blocks_pigeonhole_finds_every_answer),
+	UNIT_CASE(stats_random_within),
+	UNIT_CASE(stats_pair_distances),
 };
 
 int
