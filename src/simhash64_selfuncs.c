@@ -368,7 +368,6 @@ simhash64_hamming_joinsel(PG_FUNCTION_ARGS)
 	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
-	SpecialJoinInfo *sjinfo = (SpecialJoinInfo *) PG_GETARG_POINTER(4);
 	bool		is_near,
 				ball_on_left;
 	Oid			ball_type;
@@ -409,7 +408,6 @@ simhash64_hamming_joinsel(PG_FUNCTION_ARGS)
 	else
 		hb = ha;
 	ReleaseVariableStats(vda);
-	(void) sjinfo;
 	sel = sel_pairs(&ha, &hb, r);
 	PG_RETURN_FLOAT8(clamp_sel(sel));
 }
