@@ -16,7 +16,8 @@ CORE_OBJS = \
 	src/core/features.o \
 	src/core/simhash.o \
 	src/core/blocks.o \
-	src/core/hamming_stats.o
+	src/core/hamming_stats.o \
+	src/core/minhash.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -28,7 +29,12 @@ OBJS = $(CORE_OBJS) \
 	src/hamming_ball_gist.o \
 	src/simhash64_spgist.o \
 	src/simhash64_gin.o \
-	src/simhash64_selfuncs.o
+	src/simhash64_selfuncs.o \
+	src/options.o \
+	src/minhash_sig.o \
+	src/jaccard_ball.o \
+	src/minhash_text.o \
+	src/minhash_gin.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity
@@ -52,7 +58,7 @@ override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c
+test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

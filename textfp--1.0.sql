@@ -496,3 +496,277 @@ CREATE OPERATOR CLASS gin_simhash64_ops
 	FUNCTION 6 gin_simhash64_triconsistent(internal, smallint, simhash64, integer, internal, internal, internal),
 	FUNCTION 7 gin_simhash64_options(internal),
 	STORAGE bigint;
+
+-- =========================================================================
+-- type minhash_sig: MinHash signatures of shingle sets
+-- =========================================================================
+
+CREATE TYPE minhash_sig;
+
+CREATE FUNCTION minhash_sig_in(cstring, oid, integer) RETURNS minhash_sig
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_out(minhash_sig) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_recv(internal, oid, integer) RETURNS minhash_sig
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_send(minhash_sig) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_typmod_in(cstring[]) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_typmod_out(integer) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Values are random 32-bit numbers: compression would only cost time.
+CREATE TYPE minhash_sig (
+	INPUT = minhash_sig_in,
+	OUTPUT = minhash_sig_out,
+	RECEIVE = minhash_sig_recv,
+	SEND = minhash_sig_send,
+	TYPMOD_IN = minhash_sig_typmod_in,
+	TYPMOD_OUT = minhash_sig_typmod_out,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = int4,
+	STORAGE = external
+);
+COMMENT ON TYPE minhash_sig
+	IS 'MinHash signature: k 32-bit values with the method, seed and pipeline that made them; minhash_sig(k) fixes k';
+
+COMMENT ON FUNCTION minhash_sig_in(cstring, oid, integer) IS 'text input of minhash_sig';
+COMMENT ON FUNCTION minhash_sig_out(minhash_sig) IS 'text output of minhash_sig';
+COMMENT ON FUNCTION minhash_sig_recv(internal, oid, integer) IS 'binary input of minhash_sig';
+COMMENT ON FUNCTION minhash_sig_send(minhash_sig) IS 'binary output of minhash_sig';
+COMMENT ON FUNCTION minhash_sig_typmod_in(cstring[]) IS 'reads the k of minhash_sig(k)';
+COMMENT ON FUNCTION minhash_sig_typmod_out(integer) IS 'writes the k of minhash_sig(k)';
+
+CREATE FUNCTION minhash_sig(minhash_sig, integer, boolean) RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'minhash_sig_enforce_k'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_sig(minhash_sig, integer, boolean)
+	IS 'checks a signature''s k against minhash_sig(k)';
+CREATE CAST (minhash_sig AS minhash_sig)
+	WITH FUNCTION minhash_sig(minhash_sig, integer, boolean) AS IMPLICIT;
+
+CREATE FUNCTION minhash_sig_eq(minhash_sig, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_sig_ne(minhash_sig, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_sig_hash(minhash_sig) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_hash_extended(minhash_sig, bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_sig_eq(minhash_sig, minhash_sig)
+	IS 'implementation of =: same header and values';
+COMMENT ON FUNCTION minhash_sig_ne(minhash_sig, minhash_sig)
+	IS 'implementation of <>';
+COMMENT ON FUNCTION minhash_sig_hash(minhash_sig) IS 'hash support for minhash_sig';
+COMMENT ON FUNCTION minhash_sig_hash_extended(minhash_sig, bigint) IS 'hash support for minhash_sig';
+
+CREATE OPERATOR = (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_eq,
+	COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES
+);
+CREATE OPERATOR <> (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_ne,
+	COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR CLASS minhash_sig_hash_ops
+	DEFAULT FOR TYPE minhash_sig USING hash AS
+	OPERATOR 1 = (minhash_sig, minhash_sig),
+	FUNCTION 1 minhash_sig_hash(minhash_sig),
+	FUNCTION 2 minhash_sig_hash_extended(minhash_sig, bigint);
+
+CREATE FUNCTION jaccard(minhash_sig, minhash_sig) RETURNS float8
+	AS 'MODULE_PATHNAME', 'minhash_sig_jaccard'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jaccard(minhash_sig, minhash_sig)
+	IS 'MinHash estimate of the Jaccard similarity: the share of equal positions';
+
+CREATE FUNCTION minhash_sig_distance(minhash_sig, minhash_sig) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_sig_distance(minhash_sig, minhash_sig)
+	IS 'implementation of <%>: 1 - jaccard';
+CREATE OPERATOR <%> (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_distance,
+	COMMUTATOR = <%>
+);
+
+-- STABLE, not IMMUTABLE: the answer depends on textfp.jaccard_threshold.
+CREATE FUNCTION minhash_sig_near(minhash_sig, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_sig_near(minhash_sig, minhash_sig)
+	IS 'true when the Jaccard estimate is at least textfp.jaccard_threshold';
+CREATE OPERATOR % (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_near,
+	COMMUTATOR = %, RESTRICT = matchingsel, JOIN = matchingjoinsel
+);
+
+CREATE FUNCTION minhash_info(sig minhash_sig,
+	OUT method text, OUT k integer, OUT value_bits integer, OUT seed bigint, OUT pipeline text)
+RETURNS record
+	AS 'MODULE_PATHNAME', 'minhash_sig_info'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_info(minhash_sig)
+	IS 'how a signature was made: method, k, value width, seed and pipeline identity';
+
+CREATE FUNCTION minhash_values(sig minhash_sig) RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'minhash_sig_values'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_values(minhash_sig)
+	IS 'the k values of a signature, 0 to 4294967295 each';
+
+-- =========================================================================
+-- type jaccard_ball: a signature and a threshold, for per-query thresholds
+-- =========================================================================
+
+CREATE TYPE jaccard_ball;
+
+CREATE FUNCTION jaccard_ball_in(cstring) RETURNS jaccard_ball
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION jaccard_ball_out(jaccard_ball) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION jaccard_ball_recv(internal) RETURNS jaccard_ball
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION jaccard_ball_send(jaccard_ball) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE jaccard_ball (
+	INPUT = jaccard_ball_in,
+	OUTPUT = jaccard_ball_out,
+	RECEIVE = jaccard_ball_recv,
+	SEND = jaccard_ball_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = external
+);
+COMMENT ON TYPE jaccard_ball
+	IS 'minhash signature and least Jaccard estimate, written signature/threshold';
+COMMENT ON FUNCTION jaccard_ball_in(cstring) IS 'text input of jaccard_ball';
+COMMENT ON FUNCTION jaccard_ball_out(jaccard_ball) IS 'text output of jaccard_ball';
+COMMENT ON FUNCTION jaccard_ball_recv(internal) IS 'binary input of jaccard_ball';
+COMMENT ON FUNCTION jaccard_ball_send(jaccard_ball) IS 'binary output of jaccard_ball';
+
+-- Two arguments, so never read as a cast.
+CREATE FUNCTION jaccard_ball(sig minhash_sig, threshold float8) RETURNS jaccard_ball
+	AS 'MODULE_PATHNAME', 'jaccard_ball_make'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jaccard_ball(minhash_sig, float8)
+	IS 'the signatures whose Jaccard estimate with sig is at least threshold (0 to 1)';
+
+CREATE FUNCTION jaccard_ball_signature(jaccard_ball) RETURNS minhash_sig
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION jaccard_ball_threshold(jaccard_ball) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jaccard_ball_signature(jaccard_ball) IS 'signature of the ball';
+COMMENT ON FUNCTION jaccard_ball_threshold(jaccard_ball) IS 'least Jaccard estimate of the ball';
+
+CREATE FUNCTION minhash_sig_within(minhash_sig, jaccard_ball) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION jaccard_ball_contains(jaccard_ball, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_sig_within(minhash_sig, jaccard_ball)
+	IS 'implementation of <@: Jaccard estimate with the ball''s signature at least its threshold';
+COMMENT ON FUNCTION jaccard_ball_contains(jaccard_ball, minhash_sig)
+	IS 'implementation of @>: the ball contains the signature';
+
+CREATE OPERATOR <@ (
+	LEFTARG = minhash_sig, RIGHTARG = jaccard_ball, FUNCTION = minhash_sig_within,
+	COMMUTATOR = @>, RESTRICT = matchingsel, JOIN = matchingjoinsel
+);
+CREATE OPERATOR @> (
+	LEFTARG = jaccard_ball, RIGHTARG = minhash_sig, FUNCTION = jaccard_ball_contains,
+	COMMUTATOR = <@, RESTRICT = matchingsel, JOIN = matchingjoinsel
+);
+
+-- =========================================================================
+-- MinHash constructors and exact shingle sets
+-- =========================================================================
+-- The pipeline options are simhash()'s, less weighting (sets have none),
+-- with the same names and defaults.
+
+CREATE FUNCTION minhash(
+	doc text,
+	k integer DEFAULT 128,
+	method text DEFAULT 'oph',
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0)
+RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_text'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash(text, integer, text, integer, integer, text, boolean, text, text[], bigint)
+	IS 'MinHash signature of a text''s shingle set';
+
+CREATE FUNCTION minhash(
+	shingles bigint[],
+	k integer DEFAULT 128,
+	seed bigint DEFAULT 0,
+	method text DEFAULT 'oph')
+RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_array'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash(bigint[], integer, bigint, text)
+	IS 'MinHash signature of a set of 64-bit shingle hashes (repeats are ignored)';
+
+CREATE FUNCTION shingles(
+	doc text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_shingles'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shingles(text, integer, integer, text, boolean, text, text[], bigint)
+	IS 'the sorted, distinct shingle hashes minhash() uses';
+
+CREATE FUNCTION jaccard(bigint[], bigint[]) RETURNS float8
+	AS 'MODULE_PATHNAME', 'textfp_set_jaccard'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION jaccard(bigint[], bigint[])
+	IS 'exact Jaccard similarity of two arrays taken as sets (1 for two empty sets)';
+
+-- =========================================================================
+-- GIN: (position, value) keys, exact for =, % and <@ jaccard_ball
+-- =========================================================================
+
+CREATE FUNCTION gin_minhash_extract_value(minhash_sig, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_minhash_extract_query(minhash_sig, internal, smallint, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_minhash_consistent(internal, smallint, minhash_sig, integer, internal, internal, internal, internal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_minhash_triconsistent(internal, smallint, minhash_sig, integer, internal, internal, internal) RETURNS "char"
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_minhash_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION gin_minhash_extract_value(minhash_sig, internal, internal)
+	IS 'GIN support: the (position, value) keys of a signature';
+COMMENT ON FUNCTION gin_minhash_extract_query(minhash_sig, internal, smallint, internal, internal, internal, internal)
+	IS 'GIN support: the query''s keys and how many must match';
+COMMENT ON FUNCTION gin_minhash_consistent(internal, smallint, minhash_sig, integer, internal, internal, internal, internal)
+	IS 'GIN support: enough keys matched to reach the threshold';
+COMMENT ON FUNCTION gin_minhash_triconsistent(internal, smallint, minhash_sig, integer, internal, internal, internal)
+	IS 'GIN support: ternary form of the consistent function';
+COMMENT ON FUNCTION gin_minhash_options(internal)
+	IS 'GIN support: the bits option';
+
+CREATE OPERATOR CLASS gin_minhash_ops
+	DEFAULT FOR TYPE minhash_sig USING gin AS
+	OPERATOR 1 = (minhash_sig, minhash_sig),
+	OPERATOR 2 % (minhash_sig, minhash_sig),
+	OPERATOR 3 <@ (minhash_sig, jaccard_ball),
+	FUNCTION 1 btint8cmp(bigint, bigint),
+	FUNCTION 2 gin_minhash_extract_value(minhash_sig, internal, internal),
+	FUNCTION 3 gin_minhash_extract_query(minhash_sig, internal, smallint, internal, internal, internal, internal),
+	FUNCTION 4 gin_minhash_consistent(internal, smallint, minhash_sig, integer, internal, internal, internal, internal),
+	FUNCTION 6 gin_minhash_triconsistent(internal, smallint, minhash_sig, integer, internal, internal, internal),
+	FUNCTION 7 gin_minhash_options(internal),
+	STORAGE bigint;

@@ -20,6 +20,7 @@
 PG_MODULE_MAGIC;
 
 int			textfp_hamming_threshold = 6;
+double		textfp_jaccard_threshold = 0.5;
 
 void		_PG_init(void);
 
@@ -33,6 +34,13 @@ _PG_init(void)
 							6, 0, SIMHASH_BITS,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
+	DefineCustomRealVariable("textfp.jaccard_threshold",
+							 "Sets the least Jaccard estimate the minhash_sig % operator accepts.",
+							 "Valid range is 0.0 .. 1.0.",
+							 &textfp_jaccard_threshold,
+							 0.5, 0.0, 1.0,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("textfp");
 #else

@@ -8,6 +8,7 @@
 #include "access/gist.h"
 #include "access/stratnum.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
 
 #include "tfp_core.h"
 
@@ -45,12 +46,52 @@ typedef struct BallGistKey
 	int32		pad;
 } BallGistKey;
 
+/*
+ * minhash_sig: a varlena of k 32-bit values after a header that says how
+ * they were made.  Signatures compare only when every header field agrees.
+ * The layout is stored on disk: fields only ever get added behind a new
+ * method tag.  Int-aligned; the seed is split so no field needs 8 bytes.
+ */
+typedef struct MinhashSig
+{
+	int32		vl_len_;
+	uint16		k;				/* 1..TFP_MINHASH_K_MAX */
+	uint8		method;			/* tfp_minhash_method */
+	uint8		value_bits;		/* 32 */
+	uint32		pipeline;		/* tfp_pipeline_id, 0 for caller-made shingles */
+	uint32		seed_hi;
+	uint32		seed_lo;
+	uint32		values[FLEXIBLE_ARRAY_MEMBER];
+} MinhashSig;
+
+#define MINHASH_SIG_HEADER		offsetof(MinhashSig, values)
+#define MINHASH_SIG_SIZE(k)		(MINHASH_SIG_HEADER + sizeof(uint32) * (k))
+#define MINHASH_VALUE_BITS		32
+#define MinhashSigSeed(s)		((int64) (((uint64) (s)->seed_hi << 32) | (s)->seed_lo))
+#define DatumGetMinhashSigP(d)	((MinhashSig *) PG_DETOAST_DATUM(d))
+#define PG_GETARG_MINHASH_SIG_P(n) DatumGetMinhashSigP(PG_GETARG_DATUM(n))
+
+/* jaccard_ball: a signature and the least Jaccard estimate accepted. */
+typedef struct JaccardBall
+{
+	int32		vl_len_;
+	int32		pad;			/* always 0 */
+	float8		threshold;		/* 0..1 */
+	MinhashSig	sig;			/* a whole minhash_sig varlena */
+} JaccardBall;
+
+#define DatumGetJaccardBallP(d)	((JaccardBall *) PG_DETOAST_DATUM(d))
+#define PG_GETARG_JACCARD_BALL_P(n) DatumGetJaccardBallP(PG_GETARG_DATUM(n))
+
 /* Strategy numbers of the index operator classes. */
 #define SIMHASH_EQ_STRATEGY			1	/* simhash64 = simhash64 */
 #define SIMHASH_NEAR_STRATEGY		2	/* simhash64 % simhash64 */
 #define SIMHASH_WITHIN_STRATEGY		3	/* simhash64 <@ hamming_ball */
 #define SIMHASH_DISTANCE_STRATEGY	15	/* simhash64 <~> simhash64 (ordering) */
 #define BALL_OVERLAP_STRATEGY		3	/* hamming_ball && hamming_ball */
+#define MINHASH_EQ_STRATEGY			1	/* minhash_sig = minhash_sig */
+#define MINHASH_NEAR_STRATEGY		2	/* minhash_sig % minhash_sig */
+#define MINHASH_WITHIN_STRATEGY		3	/* minhash_sig <@ jaccard_ball */
 #define PG_GETARG_HAMMING_BALL_P(n) ((HammingBall *) PG_GETARG_POINTER(n))
 
 /*
@@ -70,8 +111,31 @@ extern int	simhash_query_radius(StrategyNumber strategy, Datum query, uint64 *ce
 extern void simhash_gist_assign(GistEntryVector *entryvec, GIST_SPLITVEC *v);
 extern int	simhash_gist_penalty(const SimhashGistKey *o, const SimhashGistKey *a);
 
+/* minhash_sig.c */
+extern MinhashSig *minhash_sig_make(int k, tfp_minhash_method method,
+									uint32 pipeline, int64 seed);
+extern void minhash_sig_check_pair(const MinhashSig *a, const MinhashSig *b);
+extern void minhash_sig_check_threshold(double t);
+extern void minhash_sig_write(StringInfo buf, const MinhashSig *sig);
+
+/* options.c: the pipeline's named arguments */
+typedef struct TextfpOptions
+{
+	tfp_options opts;
+	uint32		pipeline_id;	/* tfp_pipeline_id(&opts) */
+} TextfpOptions;
+
+extern const TextfpOptions *textfp_get_options(FunctionCallInfo fcinfo, int first,
+											   bool has_weighting);
+extern const TextfpOptions *textfp_parse_options(FunctionCallInfo fcinfo, int first,
+												 bool has_weighting, MemoryContext cxt);
+extern bool textfp_text_is(text *t, const char *s);
+extern void textfp_check_range(const char *name, int32 value, int32 lo, int32 hi);
+extern void textfp_bad_choice(const char *name, text *value, const char *valid) pg_attribute_noreturn();
+
 /* textfp.c */
 extern int	textfp_hamming_threshold;
+extern double textfp_jaccard_threshold;
 extern void textfp_env_init(tfp_env *env, MemoryContext cxt);
 extern void textfp_report(tfp_status rc, const tfp_env *env) pg_attribute_noreturn();
 extern char *textfp_to_utf8(const char *s, size_t len, size_t *outlen);

@@ -119,6 +119,26 @@ tfp_stopset_contains_hash(const tfp_stopset *set, const char *word,
 	return false;
 }
 
+uint64_t
+tfp_stopset_fingerprint(const tfp_stopset *set)
+{
+	uint64_t	sum = 0;
+
+	if (set == NULL)
+		return 0;
+	/* a sum of mixed word hashes: independent of the order words came in */
+	for (size_t slot = 0; slot <= set->mask; slot++)
+		if (set->offs[slot] != EMPTY_SLOT)
+		{
+			uint64_t	z = set->hashes[slot] + UINT64_C(0x9e3779b97f4a7c15);
+
+			z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+			z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+			sum += z ^ (z >> 31);
+		}
+	return sum;
+}
+
 void
 tfp_stopset_free(tfp_env *env, tfp_stopset *set)
 {

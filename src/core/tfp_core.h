@@ -126,6 +126,8 @@ extern bool tfp_stopset_contains(const tfp_stopset *set, const char *word,
 extern bool tfp_stopset_contains_hash(const tfp_stopset *set, const char *word,
 									  size_t len, uint64_t h);
 extern void tfp_stopset_free(tfp_env *env, tfp_stopset *set);
+/* Order-independent hash of a set's words; 0 for NULL or an empty set. */
+extern uint64_t tfp_stopset_fingerprint(const tfp_stopset *set);
 
 /*
  * The built-in lists of a TFP_STOP_* mask, merged into one set (built on
@@ -285,6 +287,63 @@ extern double tfp_random_within(int r);
  */
 extern uint64_t tfp_pair_distances(uint64_t *v, size_t n,
 								   size_t max_rows, double cum[SIMHASH_BITS + 1]);
+
+/* --- MinHash signatures and Jaccard (minhash.c) --- */
+
+#define TFP_MINHASH_K_MAX 1024
+#define TFP_MINHASH_EMPTY UINT32_MAX	/* every value of the empty set's signature */
+
+/* Algorithm tags, stored in signatures: never renumber. */
+typedef enum tfp_minhash_method
+{
+	TFP_MINHASH_OPH = 1,		/* one permutation, optimal densification */
+	TFP_MINHASH_KPERM = 2		/* k independent hashes: the reference */
+} tfp_minhash_method;
+
+/* OPH in steps: init, add every item (repeats are harmless), final. */
+typedef struct tfp_minhash_acc
+{
+	int			k;				/* 1..TFP_MINHASH_K_MAX */
+	int			filled;			/* bins some item fell into */
+	uint64_t	seed;
+	uint64_t	key;
+	uint64_t	bins[TFP_MINHASH_K_MAX];	/* UINT64_MAX: empty */
+} tfp_minhash_acc;
+
+extern void tfp_minhash_init(tfp_minhash_acc *acc, int k, uint64_t seed);
+extern void tfp_minhash_add(tfp_minhash_acc *acc, uint64_t item);
+extern void tfp_minhash_final(const tfp_minhash_acc *acc, uint32_t *out);
+
+/* The reference: out[i] = min over items of the i-th hash.  O(n * k). */
+extern void tfp_minhash_kperm(const uint64_t *items, size_t n, int k,
+							  uint64_t seed, uint32_t *out, tfp_env *env);
+
+/* Signature of a text's shingle set: the pipeline, then either method. */
+extern tfp_status tfp_minhash_text(tfp_env *env, const tfp_options *opts,
+								   const char *utf8, size_t len, int k,
+								   tfp_minhash_method method, uint32_t *out);
+
+/* Number of equal positions; the estimate of J is that over k. */
+extern int	tfp_minhash_matches(const uint32_t *a, const uint32_t *b, int k);
+
+/*
+ * The fewest equal positions c with (double) c / k >= t: 0 for t <= 0,
+ * k + 1 (never) for t > 1.  Index and operator share it, so they agree.
+ */
+extern int	tfp_jaccard_needed(double t, int k);
+
+/* Sorts v and drops repeats; returns the new length. */
+extern size_t tfp_sort_unique_u64(uint64_t *v, size_t n);
+
+/* Exact Jaccard of two sorted, distinct sets; 1 for two empty sets. */
+extern double tfp_set_jaccard(const uint64_t *a, size_t na,
+							  const uint64_t *b, size_t nb);
+
+/*
+ * A 32-bit identity of the options that decide a text's shingle set (not
+ * the seed, kept apart, nor the weighting, which sets ignore); never 0.
+ */
+extern uint32_t tfp_pipeline_id(const tfp_options *opts);
 
 /* --- versions (normalize.c) --- */
 extern void tfp_icu_version(char *buf, size_t buflen);

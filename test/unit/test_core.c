@@ -2124,6 +2124,7 @@ error_allocation_failures(void)
 
 /* the pigeonhole and statistics cases, sharing unit.h's state */
 #include "test_blocks.c"
+#include "test_minhash.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2184,6 +2185,16 @@ static const unit_case cases[] = {
 	UNIT_CASE(blocks_pigeonhole_finds_every_answer),
 	UNIT_CASE(stats_random_within),
 	UNIT_CASE(stats_pair_distances),
+	UNIT_CASE(minhash_jaccard_needed_is_exact),
+	UNIT_CASE(minhash_set_jaccard_exact),
+	UNIT_CASE(minhash_empty_and_singleton),
+	UNIT_CASE(minhash_order_and_repeats_do_not_matter),
+	UNIT_CASE(minhash_golden_values),
+	UNIT_CASE(minhash_estimator_large_sets),
+	UNIT_CASE(minhash_estimator_small_sets),
+	UNIT_CASE(minhash_reference_estimator),
+	UNIT_CASE(minhash_pipeline_id_tracks_options),
+	UNIT_CASE(minhash_text_matches_items),
 };
 
 int

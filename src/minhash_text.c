@@ -1,0 +1,194 @@
+/*
+ * minhash_text.c: SQL constructors of minhash signatures and the exact set
+ * functions beside them: minhash(text, ...), minhash(bigint[], ...),
+ * shingles(text, ...) and jaccard(bigint[], bigint[]).
+ *
+ * minhash(shingles(t, opts), k, seed) has the same values as
+ * minhash(t, k, opts) (the pipeline identity in the header differs): the
+ * text form hashes the same shingle hashes the array form is given.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "textfp.h"
+
+/* minhash(doc, k, method, <pipeline options>) */
+#define TEXT_ARG_K		 1
+#define TEXT_ARG_METHOD	 2
+#define TEXT_OPT_ARG0	 3
+
+static tfp_minhash_method
+parse_method(text *t)
+{
+	if (textfp_text_is(t, "oph"))
+		return TFP_MINHASH_OPH;
+	if (textfp_text_is(t, "kperm"))
+		return TFP_MINHASH_KPERM;
+	textfp_bad_choice("method", t, "\"oph\" and \"kperm\"");
+}
+
+static void
+check_k(int32 k)
+{
+	textfp_check_range("k", k, 1, TFP_MINHASH_K_MAX);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_text);
+Datum
+textfp_minhash_text(PG_FUNCTION_ARGS)
+{
+	text	   *doc = PG_GETARG_TEXT_PP(0);
+	int32		k = PG_GETARG_INT32(TEXT_ARG_K);
+	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(TEXT_ARG_METHOD));
+	const TextfpOptions *o = textfp_get_options(fcinfo, TEXT_OPT_ARG0, false);
+	MinhashSig *sig;
+	size_t		len;
+	char	   *u8;
+	tfp_env		env;
+	tfp_status	rc;
+
+	check_k(k);
+	sig = minhash_sig_make(k, method, o->pipeline_id, (int64) o->opts.seed);
+	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	PG_RETURN_POINTER(sig);
+}
+
+/* The elements of a one-dimensional bigint[] without nulls, as uint64. */
+static uint64 *
+array_items(ArrayType *arr, const char *what, int *n)
+{
+	uint64	   *items;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be a one-dimensional array", what)));
+	if (array_contains_nulls(arr))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not contain nulls", what)));
+	*n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	items = palloc((*n > 0 ? *n : 1) * sizeof(uint64));
+	memcpy(items, ARR_DATA_PTR(arr), (size_t) *n * sizeof(uint64));
+	return items;
+}
+
+/* minhash(shingles bigint[], k, seed, method) */
+PG_FUNCTION_INFO_V1(textfp_minhash_array);
+Datum
+textfp_minhash_array(PG_FUNCTION_ARGS)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
+	int32		k = PG_GETARG_INT32(1);
+	int64		seed = PG_GETARG_INT64(2);
+	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(3));
+	MinhashSig *sig;
+	uint64	   *items;
+	int			n;
+
+	check_k(k);
+	items = array_items(arr, "shingles", &n);
+	sig = minhash_sig_make(k, method, 0, seed);
+	if (method == TFP_MINHASH_KPERM)
+	{
+		tfp_env		env;
+
+		textfp_env_init(&env, CurrentMemoryContext);
+		tfp_minhash_kperm(items, n, k, (uint64) seed, sig->values, &env);
+	}
+	else
+	{
+		tfp_minhash_acc *acc = palloc(sizeof(tfp_minhash_acc));
+
+		tfp_minhash_init(acc, k, (uint64) seed);
+		for (int i = 0; i < n; i++)
+		{
+			if ((i & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			tfp_minhash_add(acc, items[i]);
+		}
+		tfp_minhash_final(acc, sig->values);
+	}
+	PG_RETURN_POINTER(sig);
+}
+
+static ArrayType *
+int8_array(const uint64 *v, size_t n)
+{
+	Datum	   *d = palloc((n ? n : 1) * sizeof(Datum));
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = Int64GetDatum((int64) v[i]);
+	return construct_array(d, (int) n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+}
+
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* shingles(doc, <pipeline options>): sorted as bigint, distinct */
+PG_FUNCTION_INFO_V1(textfp_shingles);
+Datum
+textfp_shingles(PG_FUNCTION_ARGS)
+{
+	text	   *doc = PG_GETARG_TEXT_PP(0);
+	const TextfpOptions *o = textfp_get_options(fcinfo, 1, false);
+	tfp_featureset fs;
+	uint64	   *h;
+	size_t		n;
+	size_t		len;
+	char	   *u8;
+	tfp_env		env;
+	tfp_status	rc;
+
+	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_extract(&env, &o->opts, u8, len, true, false, &fs);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	if (fs.n > MaxArraySize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many shingles: %zu", fs.n)));
+	h = palloc((fs.n ? fs.n : 1) * sizeof(uint64));
+	for (size_t i = 0; i < fs.n; i++)
+		h[i] = fs.items[i].hash;
+	qsort(h, fs.n, sizeof(uint64), cmp_int64);
+	/* the pipeline dedupes by shingle text; two texts may share a hash */
+	n = 0;
+	for (size_t i = 0; i < fs.n; i++)
+		if (n == 0 || h[i] != h[n - 1])
+			h[n++] = h[i];
+	PG_RETURN_ARRAYTYPE_P(int8_array(h, n));
+}
+
+/* jaccard(bigint[], bigint[]): exact, the arguments taken as sets */
+PG_FUNCTION_INFO_V1(textfp_set_jaccard);
+Datum
+textfp_set_jaccard(PG_FUNCTION_ARGS)
+{
+	int			na;
+	int			nb;
+	uint64	   *a = array_items(PG_GETARG_ARRAYTYPE_P(0), "jaccard arguments", &na);
+	uint64	   *b = array_items(PG_GETARG_ARRAYTYPE_P(1), "jaccard arguments", &nb);
+	size_t		ua = tfp_sort_unique_u64(a, na);
+	size_t		ub;
+
+	CHECK_FOR_INTERRUPTS();
+	ub = tfp_sort_unique_u64(b, nb);
+	PG_RETURN_FLOAT8(tfp_set_jaccard(a, ua, b, ub));
+}

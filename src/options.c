@@ -1,0 +1,267 @@
+/*
+ * options.c: the text pipeline's named SQL arguments, parsed into
+ * tfp_options once per query and cached in fn_extra.
+ *
+ * simhash(), minhash(), shingles() and textfp_features() take the same
+ * options with the same names, in the same order, after their own leading
+ * arguments; the set-based functions leave out weighting, which a set
+ * ignores.  The caller says where the options start and whether weighting
+ * is among them.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "textfp.h"
+
+#define MAX_USER_STOPWORDS 100000
+
+typedef struct OptionsCache
+{
+	/* where the options are and the raw arguments this entry was built from */
+	int			first;
+	bool		has_weighting;
+	int32		ngram;
+	int32		shingle;
+	text	   *tokenizer;
+	bool		simplify;
+	text	   *stopwords;
+	ArrayType  *user_stopwords;
+	text	   *weighting;		/* NULL without a weighting argument */
+	int64		seed;
+	/* what they mean */
+	TextfpOptions parsed;
+	tfp_stopset *user_set;
+} OptionsCache;
+
+/* Argument positions, relative to the first option. */
+#define ARG_NGRAM		0
+#define ARG_SHINGLE		1
+#define ARG_TOKENIZER	2
+#define ARG_SIMPLIFY	3
+#define ARG_STOPWORDS	4
+#define ARG_USER		5
+#define ARG_WEIGHTING	6
+#define ARG_SEED(w)		((w) ? 7 : 6)
+
+bool
+textfp_text_is(text *t, const char *s)
+{
+	size_t		len = strlen(s);
+
+	return VARSIZE_ANY_EXHDR(t) == len && memcmp(VARDATA_ANY(t), s, len) == 0;
+}
+
+static bool
+texts_equal(text *a, text *b)
+{
+	return VARSIZE_ANY_EXHDR(a) == VARSIZE_ANY_EXHDR(b) &&
+		memcmp(VARDATA_ANY(a), VARDATA_ANY(b), VARSIZE_ANY_EXHDR(a)) == 0;
+}
+
+void
+textfp_check_range(const char *name, int32 value, int32 lo, int32 hi)
+{
+	if (value < lo || value > hi)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be between %d and %d, got %d", name, lo, hi, value)));
+}
+
+void
+textfp_bad_choice(const char *name, text *value, const char *valid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for %s: \"%s\"", name, text_to_cstring(value)),
+			 errhint("Valid values are %s.", valid)));
+}
+
+/* Normalise the user's stopwords exactly as tokens are, and build a set. */
+static tfp_stopset *
+build_user_stopwords(ArrayType *arr, bool simplify, MemoryContext cxt)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	char	  **words;
+	size_t	   *lens;
+	tfp_env		env;
+	tfp_env		setenv;
+	tfp_stopset *set;
+	tfp_status	rc;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("user_stopwords must be a one-dimensional array")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	if (n == 0)
+		return NULL;
+	if (n > MAX_USER_STOPWORDS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many user_stopwords: %d", n),
+				 errdetail("At most %d are allowed.", MAX_USER_STOPWORDS)));
+
+	textfp_env_init(&env, CurrentMemoryContext);
+	words = palloc(n * sizeof(char *));
+	lens = palloc(n * sizeof(size_t));
+	for (int i = 0; i < n; i++)
+	{
+		text	   *t;
+		char	   *u8;
+		size_t		u8len;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("user_stopwords must not contain nulls")));
+		t = DatumGetTextPP(elems[i]);
+		u8 = textfp_to_utf8(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &u8len);
+		if (u8len > TFP_MAX_STOPWORD_BYTES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("user stopword is too long"),
+					 errdetail("A stopword may have at most %d bytes.", TFP_MAX_STOPWORD_BYTES)));
+		rc = tfp_normalize(&env, u8, u8len, simplify, &words[i], &lens[i]);
+		if (rc != TFP_OK)
+			textfp_report(rc, &env);
+		/* normalising can grow a word; keep it matchable all the same */
+		if (lens[i] > TFP_MAX_STOPWORD_BYTES)
+			lens[i] = 0;
+	}
+	textfp_env_init(&setenv, cxt);
+	rc = tfp_stopset_build(&setenv, (const char *const *) words, lens, n, &set);
+	if (rc != TFP_OK)
+		textfp_report(rc, &setenv);
+	return set;
+}
+
+static bool
+options_match(const OptionsCache *c, FunctionCallInfo fcinfo, int first, bool w)
+{
+	ArrayType  *user;
+
+	if (c->first != first || c->has_weighting != w)
+		return false;
+	user = PG_GETARG_ARRAYTYPE_P(first + ARG_USER);
+	return c->ngram == PG_GETARG_INT32(first + ARG_NGRAM) &&
+		c->shingle == PG_GETARG_INT32(first + ARG_SHINGLE) &&
+		texts_equal(c->tokenizer, PG_GETARG_TEXT_PP(first + ARG_TOKENIZER)) &&
+		c->simplify == PG_GETARG_BOOL(first + ARG_SIMPLIFY) &&
+		texts_equal(c->stopwords, PG_GETARG_TEXT_PP(first + ARG_STOPWORDS)) &&
+		VARSIZE(c->user_stopwords) == VARSIZE(user) &&
+		memcmp(c->user_stopwords, user, VARSIZE(user)) == 0 &&
+		(!w || texts_equal(c->weighting, PG_GETARG_TEXT_PP(first + ARG_WEIGHTING))) &&
+		c->seed == PG_GETARG_INT64(first + ARG_SEED(w));
+}
+
+static text *
+copy_text(text *t)
+{
+	return (text *) PG_DETOAST_DATUM_COPY(PointerGetDatum(t));
+}
+
+static OptionsCache *
+parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
+			  MemoryContext cxt)
+{
+	int32		ngram = PG_GETARG_INT32(first + ARG_NGRAM);
+	int32		shingle = PG_GETARG_INT32(first + ARG_SHINGLE);
+	text	   *tokenizer = PG_GETARG_TEXT_PP(first + ARG_TOKENIZER);
+	bool		simplify = PG_GETARG_BOOL(first + ARG_SIMPLIFY);
+	text	   *stopwords = PG_GETARG_TEXT_PP(first + ARG_STOPWORDS);
+	ArrayType  *user = PG_GETARG_ARRAYTYPE_P(first + ARG_USER);
+	int64		seed = PG_GETARG_INT64(first + ARG_SEED(has_weighting));
+	MemoryContext old;
+	OptionsCache *c;
+	tfp_options *o;
+
+	textfp_check_range("ngram", ngram, 1, TFP_MAX_NGRAM);
+	textfp_check_range("shingle", shingle, 1, TFP_MAX_SHINGLE);
+
+	old = MemoryContextSwitchTo(cxt);
+	c = palloc0(sizeof(OptionsCache));
+	c->first = first;
+	c->has_weighting = has_weighting;
+	c->ngram = ngram;
+	c->shingle = shingle;
+	c->simplify = simplify;
+	c->seed = seed;
+	c->tokenizer = copy_text(tokenizer);
+	c->stopwords = copy_text(stopwords);
+	if (has_weighting)
+		c->weighting = copy_text(PG_GETARG_TEXT_PP(first + ARG_WEIGHTING));
+	c->user_stopwords = (ArrayType *) PG_DETOAST_DATUM_COPY(PointerGetDatum(user));
+	MemoryContextSwitchTo(old);
+
+	o = &c->parsed.opts;
+	tfp_options_default(o);
+	o->ngram = ngram;
+	o->shingle = shingle;
+	o->simplify = simplify;
+	o->seed = (uint64) seed;
+
+	if (textfp_text_is(tokenizer, "ngram"))
+		o->tokenizer = TFP_TOKENIZER_NGRAM;
+	else if (textfp_text_is(tokenizer, "icu"))
+		o->tokenizer = TFP_TOKENIZER_ICU;
+	else
+		textfp_bad_choice("tokenizer", tokenizer, "\"ngram\" and \"icu\"");
+
+	if (textfp_text_is(stopwords, "builtin"))
+		o->builtin_stopwords = TFP_STOP_ZH | TFP_STOP_EN;
+	else if (textfp_text_is(stopwords, "zh"))
+		o->builtin_stopwords = TFP_STOP_ZH;
+	else if (textfp_text_is(stopwords, "en"))
+		o->builtin_stopwords = TFP_STOP_EN;
+	else if (textfp_text_is(stopwords, "none"))
+		o->builtin_stopwords = 0;
+	else
+		textfp_bad_choice("stopwords", stopwords, "\"builtin\", \"zh\", \"en\" and \"none\"");
+
+	if (!has_weighting)
+		o->weighting = TFP_WEIGHT_BINARY;
+	else if (textfp_text_is(c->weighting, "tf"))
+		o->weighting = TFP_WEIGHT_TF;
+	else if (textfp_text_is(c->weighting, "binary"))
+		o->weighting = TFP_WEIGHT_BINARY;
+	else
+		textfp_bad_choice("weighting", c->weighting, "\"tf\" and \"binary\"");
+
+	c->user_set = build_user_stopwords(user, simplify, cxt);
+	o->user_stopwords = c->user_set;
+	c->parsed.pipeline_id = tfp_pipeline_id(o);
+	return c;
+}
+
+/* Parsed options in memory of cxt, for callers that keep their own state. */
+const TextfpOptions *
+textfp_parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
+					 MemoryContext cxt)
+{
+	return &parse_options(fcinfo, first, has_weighting, cxt)->parsed;
+}
+
+/*
+ * The options of a scalar call, from fn_extra when the arguments are those
+ * of the last call (they almost always are: constants or defaults).  A
+ * replaced entry stays in fn_mcxt until the query ends; that happens only
+ * when options vary from row to row.
+ */
+const TextfpOptions *
+textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
+{
+	OptionsCache *c = (OptionsCache *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL || !options_match(c, fcinfo, first, has_weighting))
+	{
+		c = parse_options(fcinfo, first, has_weighting, fcinfo->flinfo->fn_mcxt);
+		fcinfo->flinfo->fn_extra = c;
+	}
+	return &c->parsed;
+}
