@@ -1,11 +1,14 @@
 -- bench.sql: the simhash(text) cost benchmark, in one server session.
 --
--- Expects tables bench_en and bench_zh (copy int, source text, body text), loaded by
--- run.sh, and psql variables rounds (measured rounds), results (file for the raw
--- timings) and corpus (file for the corpus statistics).
+-- Expects tables bench_en and bench_zh (copy int, source text, body text) and, for the
+-- MinHash signing step alone, bench_en_sh and bench_zh_sh (id, sh bigint[]: the rows'
+-- shingles(body), made once, stored), loaded by run.sh, and psql variables rounds
+-- (measured rounds), results (file for the raw timings) and corpus (file for the corpus
+-- statistics).
 --
 -- Every method is timed as EXPLAIN (ANALYZE, TIMING OFF) of
---     SELECT count(*) FROM bench_<lang> WHERE <expr> IS NOT NULL
+--     SELECT count(*) FROM bench_<lang><suffix> WHERE <expr> IS NOT NULL
+-- (suffix '' for the expressions of body, '_sh' for those of the stored shingle arrays)
 -- so the function runs once per row and nothing but one count goes back to the client.
 -- Two measurements: "Execution Time" (wall clock, planning excluded), and the backend's
 -- own time on a CPU over the query, from /proc/self/schedstat, which other processes on a
@@ -22,8 +25,9 @@
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 
-CREATE TEMP TABLE bench_methods (ord int, method text, expr text);
-INSERT INTO bench_methods VALUES
+-- input: 'body' (table bench_<lang>) or 'sh' (table bench_<lang>_sh)
+CREATE TEMP TABLE bench_methods (ord int, method text, expr text, input text NOT NULL DEFAULT 'body');
+INSERT INTO bench_methods (ord, method, expr) VALUES
 	(1, 'textcat(body, '''')', 'textcat(body, '''')'),	-- detoast and copy only
 	(2, 'md5(body)', 'md5(body)'),
 	(3, 'to_tsvector(''simple'', body)', 'to_tsvector(''simple'', body)'),
@@ -32,7 +36,20 @@ INSERT INTO bench_methods VALUES
 	(6, 'simhash(body, tokenizer => ''icu'')', 'simhash(body, tokenizer => ''icu'')'),
 	-- where simhash's time goes: its first stage alone, and the pipeline without stopwords
 	(7, 'textfp_normalize(body)', 'textfp_normalize(body)'),
-	(8, 'simhash(body, stopwords => ''none'')', 'simhash(body, stopwords => ''none'')');
+	(8, 'simhash(body, stopwords => ''none'')', 'simhash(body, stopwords => ''none'')'),
+	-- MinHash from text, same pipeline and default options as simhash(body): one-permutation
+	-- hashing (the default), the k-hash reference, a longer signature, and the pipeline alone
+	-- making the sorted distinct shingle set
+	(9, 'minhash(body)', 'minhash(body)'),
+	(10, 'minhash(body, method => ''kperm'')', 'minhash(body, method => ''kperm'')'),
+	(11, 'minhash(body, k => 256)', 'minhash(body, k => 256)'),
+	(12, 'shingles(body)', 'shingles(body)');
+-- the signing step alone, from the same rows' stored shingle arrays (sh = shingles(body)):
+-- the floor (detoast the array), then both methods at k = 128
+INSERT INTO bench_methods (ord, method, expr, input) VALUES
+	(13, 'cardinality(sh)', 'cardinality(sh)', 'sh'),
+	(14, 'minhash(sh)', 'minhash(sh)', 'sh'),
+	(15, 'minhash(sh, method => ''kperm'')', 'minhash(sh, method => ''kperm'')', 'sh');
 
 CREATE TEMP TABLE bench_results (
 	round int, seq int, lang text, method text, ms float8, cpu_ms float8, rows_evaluated bigint);
@@ -70,9 +87,13 @@ END $$;
 SELECT lang, count(*) AS rows_total, count(*) FILTER (WHERE copy = 1) AS rows_unique,
 	max(copy) AS copies, sum(octet_length(body)) AS bytes_total,
 	round(avg(length(body)), 1) AS mean_chars, round(avg(octet_length(body)), 1) AS mean_bytes,
-	min(length(body)) AS min_chars, max(length(body)) AS max_chars
-FROM (SELECT 'en' AS lang, copy, body FROM bench_en
-	  UNION ALL SELECT 'zh', copy, body FROM bench_zh) s
+	min(length(body)) AS min_chars, max(length(body)) AS max_chars,
+	round(avg(shingles), 1) AS mean_shingles, min(shingles) AS min_shingles,
+	max(shingles) AS max_shingles
+FROM (SELECT 'en' AS lang, copy, body, cardinality(sh) AS shingles
+	  FROM bench_en JOIN bench_en_sh USING (id)
+	  UNION ALL SELECT 'zh', copy, body, cardinality(sh)
+	  FROM bench_zh JOIN bench_zh_sh USING (id)) s
 GROUP BY lang ORDER BY lang
 \g (format=unaligned fieldsep='\t' tuples_only=off footer=off)
 \o
@@ -96,7 +117,8 @@ BEGIN
 				WHERE ord = 1 + (i + r) % nmethods;
 			FOREACH lang IN ARRAY ARRAY['en', 'zh'] LOOP
 				SELECT * INTO t FROM pg_temp.bench_time(format(
-					'SELECT count(*) FROM bench_%s WHERE %s IS NOT NULL', lang, m.expr));
+					'SELECT count(*) FROM bench_%s%s WHERE %s IS NOT NULL', lang,
+					CASE m.input WHEN 'sh' THEN '_sh' ELSE '' END, m.expr));
 				seq := seq + 1;
 				INSERT INTO bench_results VALUES (r, seq, lang, m.method, t.ms, t.cpu_ms, t.rows_evaluated);
 			END LOOP;
@@ -107,7 +129,7 @@ END $$;
 
 \o :results
 SELECT r.round, r.seq, r.lang, m.ord, r.method, round(r.ms::numeric, 3) AS ms,
-	round(r.cpu_ms::numeric, 3) AS cpu_ms, r.rows_evaluated
+	round(r.cpu_ms::numeric, 3) AS cpu_ms, r.rows_evaluated, m.input
 FROM bench_results r JOIN bench_methods m USING (method)
 ORDER BY r.seq
 \g (format=unaligned fieldsep='\t' tuples_only=off footer=off)

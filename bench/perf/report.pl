@@ -6,7 +6,12 @@
 # execution time over the measured rounds (round 0, the warm-up, is left out), that per
 # row in microseconds, throughput, and the ratios of the medians to to_tsvector('simple')
 # and to md5, which ran side by side in the same rounds.  Then whether the target
-# "simhash(text) no slower than to_tsvector('simple', text)" holds, per language.
+# "simhash(text) no slower than to_tsvector('simple', text)" holds, per language.  Then the
+# MinHash constructors next to simhash(body): minhash(body) (one-permutation hashing), the
+# k-hash reference (method => 'kperm'), k = 256, and the signing step alone on the stored
+# shingle arrays (input 'sh'), with the targets "minhash(body) at most 1.5x simhash(body)"
+# and "minhash at least 10x faster than kperm", as ratios of medians and min/median/max of
+# the per-round ratios.  (Runs from before the MinHash expressions have none of this.)
 #
 # Core Perl only.  Usage: perl bench/perf/report.pl OUTDIR
 
@@ -24,6 +29,12 @@ my $dir = shift // die "usage: $0 OUTDIR\n";
 my $TSVECTOR = q{to_tsvector('simple', body)};
 my $MD5      = 'md5(body)';
 my $SIMHASH  = 'simhash(body)';
+my $MINHASH  = 'minhash(body)';
+my $KPERM    = q{minhash(body, method => 'kperm')};
+my $MINHASH256 = 'minhash(body, k => 256)';
+my $SH_FLOOR = 'cardinality(sh)';
+my $SH_OPH   = 'minhash(sh)';
+my $SH_KPERM = q{minhash(sh, method => 'kperm')};
 my %LANG_NAME = (en => 'English', zh => 'Chinese');
 
 my %meta;
@@ -39,10 +50,12 @@ my %corpus = map { $_->{lang} => $_ } read_tsv("$dir/corpus.tsv");
 
 # lang -> method -> [ms...], for the CPU time and the wall clock; method order as bench.sql
 # numbers them.  CPU time is the main measure when the kernel gave it.
-my (%cpu, %wall, %ord, %evaluated, %by_round);
+my (%cpu, %wall, %ord, %evaluated, %by_round, %input);
 my $rounds = 0;
 for my $r (read_tsv("$dir/results.tsv")) {
 	$ord{$r->{method}} = $r->{ord};
+	# input: 'body' (bench_<lang>) or 'sh' (bench_<lang>_sh, stored shingle arrays)
+	$input{$r->{method}} = (defined $r->{input} && length $r->{input}) ? $r->{input} : 'body';
 	next if $r->{round} == 0;
 	$rounds = $r->{round} if $r->{round} > $rounds;
 	push @{$wall{$r->{lang}}{$r->{method}}}, $r->{ms};
@@ -52,7 +65,9 @@ for my $r (read_tsv("$dir/results.tsv")) {
 	$evaluated{$r->{lang}}{$r->{rows_evaluated}}++;
 }
 die "no measured rounds in $dir/results.tsv\n" unless $rounds;
-my @methods = sort { $ord{$a} <=> $ord{$b} } keys %ord;
+my @all_methods = sort { $ord{$a} <=> $ord{$b} } keys %ord;
+# the main table: expressions of body; those of the shingle arrays are in the MinHash section
+my @methods = grep { $input{$_} eq 'body' } @all_methods;
 my $have_cpu = %cpu ? 1 : 0;
 my %main = $have_cpu ? %cpu : %wall;
 my $main_name = $have_cpu ? 'CPU' : 'wall';
@@ -82,13 +97,17 @@ print "- Method: one session; EXPLAIN (ANALYZE, TIMING OFF) of ",
 print "- Note: $_\n" for @notes;
 print "\n";
 
-print "| corpus | rows (unique x copies) | total MB | mean chars/row | mean bytes/row | chars/row min..max |\n";
-print "|---|---:|---:|---:|---:|---:|\n";
+my $have_sh = grep { defined $_->{mean_shingles} && length $_->{mean_shingles} } values %corpus;
+print "| corpus | rows (unique x copies) | total MB | mean chars/row | mean bytes/row | chars/row min..max |",
+	($have_sh ? " mean shingles/row | shingles/row min..max |" : ''), "\n";
+print "|---|---:|---:|---:|---:|---:|", ($have_sh ? "---:|---:|" : ''), "\n";
 for my $lang (sort keys %corpus) {
 	my $c = $corpus{$lang};
-	printf "| %s (%s) | %d (%d x %d) | %.1f | %.0f | %.0f | %d..%d |\n",
+	printf "| %s (%s) | %d (%d x %d) | %.1f | %.0f | %.0f | %d..%d |",
 		$LANG_NAME{$lang} // $lang, $lang, $c->{rows_total}, $c->{rows_unique}, $c->{copies},
 		$c->{bytes_total} / 1e6, $c->{mean_chars}, $c->{mean_bytes}, $c->{min_chars}, $c->{max_chars};
+	printf " %.0f | %d..%d |", $c->{mean_shingles}, $c->{min_shingles}, $c->{max_shingles} if $have_sh;
+	print "\n";
 }
 print "\n";
 
@@ -133,6 +152,89 @@ for my $lang (sort keys %verdict) {
 }
 
 # ---------------------------------------------------------------------------
+# MinHash constructors next to simhash(body), when the run timed them
+# ---------------------------------------------------------------------------
+
+# min, median and max of the per-round ratios num / den (CPU time where there is one)
+sub round_ratios {
+	my ($lang, $num, $den, $sub) = @_;
+	my $br = $by_round{$lang};
+	my @r;
+	for my $round (keys %{$br->{$num} // {}}) {
+		my ($n, $d) = ($br->{$num}{$round}, $br->{$den}{$round});
+		next unless defined $d;
+		if (defined $sub) {
+			my $s = $br->{$sub}{$round} // next;
+			($n, $d) = ($n - $s, $d - $s);
+		}
+		push @r, $n / $d if $d > 0;
+	}
+	@r = sort { $a <=> $b } @r;
+	return @r ? ($r[0], median(@r), $r[-1]) : ();
+}
+
+sub fmt_range { return @_ ? sprintf('%.2f / %.2f / %.2f', @_) : 'n/a' }
+
+my @mh_langs = grep { defined $main{$_}{$MINHASH} && defined $main{$_}{$SIMHASH} } sort keys %main;
+if (@mh_langs) {
+	print "\n### MinHash constructors (k = 128 unless said), next to simhash(body)\n\n";
+	print "Same rounds, same session. `sh` is the row's `shingles(body)` stored in a table of its own ",
+		"(`bench_<lang>_sh`, same rows), so the `sh` expressions time the signing step alone; ",
+		"`cardinality(sh)` is their floor (scan and detoast the array). Ratios are of medians of $main_name ",
+		"time; \"per round\" = min / median / max of the ratios within each round.\n\n";
+	for my $lang (@mh_langs) {
+		my $c = $corpus{$lang};
+		my %med = map { $_ => median(@{$main{$lang}{$_}}) } keys %{$main{$lang}};
+		print "**$LANG_NAME{$lang} ($lang)**, $c->{rows_total} rows",
+			(defined $c->{mean_shingles} ? sprintf(', %.0f shingles per row on average', $c->{mean_shingles}) : ''),
+			"\n\n";
+		print "| expression | $main_name ms | us/row | x simhash(body) | x minhash(body) | ",
+			"x simhash(body), per round | $main_name min..max ms |\n";
+		print "|---|---:|---:|---:|---:|---:|---:|\n";
+		for my $m ($SIMHASH, grep { $ord{$_} >= $ord{$MINHASH} } @all_methods) {
+			next unless defined $med{$m};
+			my @v = sort { $a <=> $b } @{$main{$lang}{$m}};
+			printf "| `%s` | %.1f | %.1f | %.2f | %.2f | %s | %.1f..%.1f |\n", $m, $med{$m},
+				1000 * $med{$m} / $c->{rows_total}, $med{$m} / $med{$SIMHASH}, $med{$m} / $med{$MINHASH},
+				fmt_range(round_ratios($lang, $m, $SIMHASH)), $v[0], $v[-1];
+		}
+		print "\n";
+	}
+
+	print "Targets (ratios of medians; per round: min / median / max):\n\n";
+	print "| language | target | ratio | per round | holds? |\n|---|---|---:|---:|---|\n";
+	for my $lang (@mh_langs) {
+		my %med = map { $_ => median(@{$main{$lang}{$_}}) } keys %{$main{$lang}};
+		my $L = $LANG_NAME{$lang} // $lang;
+		my $r = $med{$MINHASH} / $med{$SIMHASH};
+		my @rr = round_ratios($lang, $MINHASH, $SIMHASH);
+		printf "| %s | `minhash(body)` / `simhash(body)` at most 1.5 | %.2f | %s | %s |\n", $L, $r,
+			fmt_range(@rr), $r <= 1.5 ? (@rr && $rr[-1] > 1.5 ? 'yes (median; not every round)' : 'yes') : '**no**';
+		if (defined $med{$KPERM}) {
+			$r = $med{$KPERM} / $med{$MINHASH};
+			printf "| %s | kperm / oph from text, `minhash(body, method => 'kperm')` / `minhash(body)`, at least 10 | %.2f | %s | %s |\n",
+				$L, $r, fmt_range(round_ratios($lang, $KPERM, $MINHASH)), $r >= 10 ? 'yes' : '**no**';
+		}
+		if (defined $med{$SH_KPERM} && defined $med{$SH_OPH}) {
+			$r = $med{$SH_KPERM} / $med{$SH_OPH};
+			printf "| %s | kperm / oph, signing alone, `minhash(sh, method => 'kperm')` / `minhash(sh)`, at least 10 | %.2f | %s | %s |\n",
+				$L, $r, fmt_range(round_ratios($lang, $SH_KPERM, $SH_OPH)), $r >= 10 ? 'yes' : '**no**';
+			if (defined $med{$SH_FLOOR}) {
+				my ($n, $d) = ($med{$SH_KPERM} - $med{$SH_FLOOR}, $med{$SH_OPH} - $med{$SH_FLOOR});
+				printf "| %s | the same less the floor `cardinality(sh)` from both | %s | %s | (for information) |\n",
+					$L, ($d > 0 ? sprintf('%.1f', $n / $d) : 'n/a'),
+					fmt_range(round_ratios($lang, $SH_KPERM, $SH_OPH, $SH_FLOOR));
+			}
+		}
+		if (defined $med{$MINHASH256}) {
+			printf "| %s | k = 256 / k = 128, `minhash(body, k => 256)` / `minhash(body)` (no target) | %.2f | %s | |\n",
+				$L, $med{$MINHASH256} / $med{$MINHASH}, fmt_range(round_ratios($lang, $MINHASH256, $MINHASH));
+		}
+	}
+	print "\n";
+}
+
+# ---------------------------------------------------------------------------
 # profiles (perf report --sort dso,symbol output), when run.sh made them
 # ---------------------------------------------------------------------------
 
@@ -145,6 +247,8 @@ my @STAGES = (
 	['tokenise: ICU word break',         qr/BreakIterator|BreakEngine|BreakCache|UCharsTrie|DictionaryMatcher|utext_|ubrk_|UnicodeSet|UVector|LanguageBreak/],
 	['tokenise: general category + n-grams', qr/\b(classify|next_cp|tfp_is_cjk|starts_push|span_push|emit_ngrams|tfp_tokenize|tokenize_\w+|u_charType\w*)\b/],
 	['stopword lookup (hashing excluded)', qr/tfp_stopset_contains|drop_stopwords/],
+	['MinHash signing (OPH bins and densification, k-hash loop)', qr/tfp_minhash|mix64/],
+	['shingle set: sort and dedupe',     qr/tfp_sort_unique|cmp_u64/],
 	['tfp_hash (XXH3: stopword lookups and features)', qr/tfp_hash|XXH/],
 	['simhash accumulate',               qr/tfp_simhash_|tfp_feature_weight_fixed/],
 	['feature loop (tfp_extract)',       qr/tfp_extract|dedupe_/],

@@ -1,6 +1,8 @@
 #!/bin/bash
-# run.sh: what simhash(text) costs next to md5(text) and to_tsvector('simple', text), on
-# the same rows of real English and Chinese text, as ratios measured side by side.
+# run.sh: what simhash(text) costs next to md5(text) and to_tsvector('simple', text), and
+# what minhash(text) costs next to simhash(text) (one-permutation hashing against the k-hash
+# reference, from text and from stored shingle arrays), on the same rows of real English and
+# Chinese text, as ratios measured side by side.
 #
 # Installs what is missing (build tools, PostgreSQL 15, the Debian packages the text comes
 # from, perf), builds and installs textfp, makes the rows with make_rows.pl, runs bench.sql
@@ -94,8 +96,13 @@ inner() {
 		CREATE TABLE bench_zh (LIKE bench_en INCLUDING ALL);
 		\copy bench_en (copy, source, body) FROM '$out/rows_en.tsv'
 		\copy bench_zh (copy, source, body) FROM '$out/rows_zh.tsv'
+		-- the rows' shingle sets, stored, for timing MinHash's signing step alone
+		CREATE TABLE bench_en_sh AS SELECT id, shingles(body) AS sh FROM bench_en ORDER BY id;
+		CREATE TABLE bench_zh_sh AS SELECT id, shingles(body) AS sh FROM bench_zh ORDER BY id;
 		VACUUM (FREEZE, ANALYZE) bench_en;
 		VACUUM (FREEZE, ANALYZE) bench_zh;
+		VACUUM (FREEZE, ANALYZE) bench_en_sh;
+		VACUUM (FREEZE, ANALYZE) bench_zh_sh;
 	EOF
 
 	echo "==> timing (bench.sql: 1 warm-up round + $rounds rounds)" >&2
@@ -112,6 +119,9 @@ inner() {
 		en-simplify|en|simhash(body, simplify => true)
 		zh-simplify|zh|simhash(body, simplify => true)
 		zh-icu|zh|simhash(body, tokenizer => 'icu')
+		en-minhash|en|minhash(body)
+		zh-minhash|zh|minhash(body)
+		zh-kperm|zh|minhash(body, method => 'kperm')
 		en-to_tsvector|en|to_tsvector('simple', body)
 		zh-to_tsvector|zh|to_tsvector('simple', body)
 	EOF2
