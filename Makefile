@@ -37,7 +37,8 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_gin.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
-	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity
+	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
+	minhash_type minhash minhash_accuracy minhash_gin
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # ICU for normalisation and word breaks; xxhash is used header-only.

@@ -104,7 +104,7 @@ FROM articles a JOIN articles b ON a.id < b.id;
 -- How much text two articles share, independently of textfp's pipeline: the Jaccard
 -- similarity of their sets of 4-character shingles (NFKC, lower case, whitespace
 -- removed).  It tells real overlap in the source texts from fingerprint collisions.
-CREATE FUNCTION shingles(t text) RETURNS SETOF text
+CREATE FUNCTION char_shingles(t text) RETURNS SETOF text
 	LANGUAGE sql IMMUTABLE STRICT AS $$
 	SELECT DISTINCT g FROM (
 		SELECT c || lead(c, 1, '') OVER w || lead(c, 2, '') OVER w || lead(c, 3, '') OVER w AS g
@@ -116,7 +116,7 @@ CREATE FUNCTION overlap(a text, b text) RETURNS numeric
 	LANGUAGE sql IMMUTABLE STRICT AS $$
 	SELECT round(count(*) FILTER (WHERE n = 2)::numeric / nullif(count(*), 0), 2)
 	FROM (SELECT g, count(*) AS n
-		FROM (SELECT shingles(a) AS g UNION ALL SELECT shingles(b)) u
+		FROM (SELECT char_shingles(a) AS g UNION ALL SELECT char_shingles(b)) u
 		GROUP BY g) c
 $$;
 
@@ -215,6 +215,60 @@ WHERE q.id = :lookup_id
 ORDER BY dist, n.id;
 
 -- -------------------------------------------------------------------------
+-- MinHash: Jaccard similarity of shingle sets, for heavier edits
+-- -------------------------------------------------------------------------
+
+\echo
+\echo '--- MinHash signatures (UPDATE ... SET mh = minhash(body): k = 128, default options) ---'
+ALTER TABLE articles ADD COLUMN mh minhash_sig(128);
+\timing on
+UPDATE articles SET mh = minhash(body);
+\timing off
+VACUUM ANALYZE articles;
+ALTER TABLE pairs ADD COLUMN jaccard float8;
+UPDATE pairs p SET jaccard = jaccard(a.mh, b.mh)
+FROM articles a, articles b WHERE a.id = p.a_id AND b.id = p.b_id;
+-- overlap for the pairs MinHash would call near that the SimHash part did not measure
+UPDATE pairs p SET overlap = overlap(a.body, b.body)
+FROM articles a, articles b
+WHERE p.overlap IS NULL AND p.jaccard >= 0.2 AND a.id = p.a_id AND b.id = p.b_id;
+
+\echo
+\echo '--- choosing a Jaccard threshold: planted pairs found, and unrelated pairs (overlap < 0.3) let in ---'
+SELECT t AS "jaccard >=",
+	count(*) FILTER (WHERE lang = 'en' AND planted AND jaccard >= t) AS en_found,
+	round(100.0 * count(*) FILTER (WHERE lang = 'en' AND planted AND jaccard >= t)
+		/ nullif(count(*) FILTER (WHERE lang = 'en' AND planted), 0)) AS "en_%",
+	count(*) FILTER (WHERE lang = 'en' AND NOT planted AND jaccard >= t AND overlap < 0.3) AS en_false,
+	count(*) FILTER (WHERE lang = 'zh' AND planted AND jaccard >= t) AS zh_found,
+	round(100.0 * count(*) FILTER (WHERE lang = 'zh' AND planted AND jaccard >= t)
+		/ nullif(count(*) FILTER (WHERE lang = 'zh' AND planted), 0)) AS "zh_%",
+	count(*) FILTER (WHERE lang = 'zh' AND NOT planted AND jaccard >= t AND overlap < 0.3) AS zh_false,
+	count(*) FILTER (WHERE NOT planted AND jaccard >= t AND overlap >= 0.3) AS same_text_in_sources
+FROM pairs, (VALUES (0.2), (0.3), (0.4), (0.5), (0.6), (0.7), (0.8), (0.9)) AS v(t)
+WHERE jaccard >= 0.2 OR planted
+GROUP BY t ORDER BY t;
+
+\echo
+\echo '--- the reprints SimHash misses at' :near 'bits, by their Jaccard estimate ---'
+SELECT p.lang, count(*) AS missed_by_simhash,
+	count(*) FILTER (WHERE p.jaccard >= current_setting('textfp.jaccard_threshold')::float8) AS found_by_minhash_at_default
+FROM pairs p WHERE p.planted AND p.distance > :near
+GROUP BY p.lang ORDER BY p.lang;
+
+\echo
+\echo '--- one lookup through a GIN index: the articles near article' :lookup_id '(n.mh % q.mh, at textfp.jaccard_threshold) ---'
+CREATE INDEX articles_mh ON articles USING gin (mh);
+SHOW textfp.jaccard_threshold;
+EXPLAIN (COSTS OFF)
+SELECT n.id FROM articles q JOIN articles n ON n.mh % q.mh WHERE q.id = :lookup_id;
+SELECT n.id, n.original_id AS reprint_of, round(jaccard(n.mh, q.mh)::numeric, 3) AS jaccard,
+	left(n.title, 40) AS title, n.edits
+FROM articles q JOIN articles n ON n.mh % q.mh
+WHERE q.id = :lookup_id
+ORDER BY jaccard DESC, n.id;
+
+-- -------------------------------------------------------------------------
 -- summary
 -- -------------------------------------------------------------------------
 
@@ -244,5 +298,15 @@ SELECT format('%s: %s planted reprint pairs; found %s (%s%%) at <= %s bits, %s (
 FROM per_lang ORDER BY lang;
 SELECT format('Cross-language pairs within %s bits: %s.', :loose, count(*))
 FROM pairs WHERE lang LIKE '%/%' AND distance <= :loose;
+SELECT format('MinHash, jaccard >= %s (textfp.jaccard_threshold): %s: found %s of %s planted reprint pairs (%s%%); false positives (overlap < 0.3): %s of %s unplanted pairs.',
+		current_setting('textfp.jaccard_threshold'),
+		CASE lang WHEN 'en' THEN 'English' WHEN 'zh' THEN 'Chinese' ELSE lang END,
+		count(*) FILTER (WHERE planted AND jaccard >= current_setting('textfp.jaccard_threshold')::float8),
+		count(*) FILTER (WHERE planted),
+		round(100.0 * count(*) FILTER (WHERE planted AND jaccard >= current_setting('textfp.jaccard_threshold')::float8)
+			/ nullif(count(*) FILTER (WHERE planted), 0)),
+		count(*) FILTER (WHERE NOT planted AND jaccard >= current_setting('textfp.jaccard_threshold')::float8 AND overlap < 0.3),
+		count(*) FILTER (WHERE NOT planted))
+FROM pairs WHERE lang NOT LIKE '%/%' GROUP BY lang ORDER BY lang;
 \pset format aligned
 \pset tuples_only off

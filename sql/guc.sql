@@ -28,3 +28,17 @@ SELECT '0000000000000000'::simhash64 % '00000000000003ff' AS d10;
 SELECT proname, provolatile FROM pg_proc
 WHERE proname IN ('simhash64_near', 'hamming_distance', 'simhash64_within') ORDER BY 1;
 SELECT name, setting, min_val, max_val, boot_val, context FROM pg_settings WHERE name LIKE 'textfp.%';
+-- textfp.jaccard_threshold drives the minhash_sig % operator the same way
+SHOW textfp.jaccard_threshold;
+SET textfp.jaccard_threshold = 0.25;
+SELECT 'oph32:k=4:seed=0:pipe=00000000:00000001000000020000000300000004'::minhash_sig %
+       'oph32:k=4:seed=0:pipe=00000000:00000001ffffffffffffffffffffffff' AS quarter;
+SET textfp.jaccard_threshold = 0.26;
+SELECT 'oph32:k=4:seed=0:pipe=00000000:00000001000000020000000300000004'::minhash_sig %
+       'oph32:k=4:seed=0:pipe=00000000:00000001ffffffffffffffffffffffff' AS quarter;
+SET textfp.jaccard_threshold = 1.01;
+SET textfp.jaccard_threshold = -0.01;
+SET textfp.jaccard_threshold = 'high';
+RESET textfp.jaccard_threshold;
+SELECT name, setting, min_val, max_val, boot_val, context FROM pg_settings
+WHERE name = 'textfp.jaccard_threshold';

@@ -31,7 +31,7 @@ PGXS_DIR=/usr/lib/postgresql/$PG_MAJOR/lib/pgxs
 TAP_USER=${TEXTFP_TEST_USER:-textfp_test}
 
 REQUIRED_PKGS="build-essential pkg-config postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
-	libicu-dev libxxhash-dev libipc-run-perl"
+	libicu-dev libxxhash-dev libipc-run-perl debian-reference-en debian-reference-zh-cn"
 OPTIONAL_PKGS="postgresql-$PG_MAJOR-pgtap"
 
 # Time limits per step, so that a hang still ends in a summary line.
