@@ -24,7 +24,9 @@ CREATE TABLE docs (
 	id integer PRIMARY KEY,
 	body text,
 	fp simhash64,
-	ball hamming_ball
+	ball hamming_ball,
+	mh minhash_sig(32),
+	jball jaccard_ball
 );
 INSERT INTO docs (id, body, fp, ball) VALUES
 	(1, NULL, 'ffffffffffffffff', NULL),
@@ -41,7 +43,12 @@ INSERT INTO docs (id, body)
 	FROM generate_series(1, 300) AS g;
 UPDATE docs SET fp = simhash(body) WHERE body IS NOT NULL;
 UPDATE docs SET ball = hamming_ball(fp, id % 65) WHERE id >= 10;
+UPDATE docs SET mh = minhash(body, k => 32), jball = jaccard_ball(minhash(body, k => 8, seed => -id), id / 400.0)
+	WHERE body IS NOT NULL;
+UPDATE docs SET mh = ('oph32:k=32:seed=0:pipe=195b949c:' || repeat('ffffffff', 31) || '00000000')::minhash_sig,
+	jball = ('kperm32:k=1:seed=-9223372036854775808:pipe=ffffffff:ffffffff/1')::jaccard_ball WHERE id = 1;
 CREATE INDEX docs_body_fp ON docs (simhash(body));
+CREATE INDEX docs_mh ON docs USING gin (mh gin_minhash_ops (bits = 20));
 CREATE INDEX docs_fp ON docs (fp);
 ANALYZE docs;
 });
@@ -51,7 +58,8 @@ my $contents_query = q{
 SELECT id, coalesce(body, '<null>'), coalesce(fp::text, '<null>'),
 	coalesce(ball::text, '<null>'),
 	coalesce(hamming_ball_center(ball)::text, '<null>'),
-	coalesce(hamming_ball_radius(ball)::text, '<null>')
+	coalesce(hamming_ball_radius(ball)::text, '<null>'),
+	coalesce(mh::text, '<null>'), coalesce(jball::text, '<null>')
 FROM docs ORDER BY id};
 my $original = $node->safe_psql('src', $contents_query);
 my $nrows = $node->safe_psql('src', 'SELECT count(*) FROM docs');
@@ -84,6 +92,28 @@ sub check_restored
 		"$how: simhash(body) recomputed equals the stored fingerprint");
 	is($node->safe_psql($db, 'SELECT count(*) FROM docs WHERE body IS NOT NULL'),
 		'303', "$how: rows with a body");
+	is( $node->safe_psql(
+			$db,
+			q{SELECT count(*) FROM docs
+			  WHERE body IS NOT NULL AND mh IS DISTINCT FROM minhash(body, k => 32)}),
+		'0',
+		"$how: minhash(body, k => 32) recomputed equals the stored signature");
+	is( $node->safe_psql(
+			$db,
+			q{SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+			  WHERE attrelid = 'docs'::regclass AND attname = 'mh'}),
+		'minhash_sig(32)',
+		"$how: the typmod came back");
+	my $near = q{
+SELECT id FROM docs
+WHERE mh <@ jaccard_ball(minhash('document number 7 about 0 things', k => 32), 0.9)
+ORDER BY id};
+	my $gin_only = 'SET enable_seqscan = off; SET enable_indexscan = off;';
+	like($node->safe_psql($db, "$gin_only EXPLAIN (COSTS OFF) $near"),
+		qr/docs_mh/, "$how: Jaccard lookup uses the restored GIN index");
+	is($node->safe_psql($db, "$gin_only $near"),
+		$node->safe_psql('src', "SET enable_indexscan = off; SET enable_bitmapscan = off; $near"),
+		"$how: the GIN index answers like a sequential scan on the source");
 
 	is(lc $node->safe_psql($db, 'SELECT fp FROM docs WHERE id = 1'),
 		'ffffffffffffffff', "$how: all-ones fingerprint");

@@ -1,5 +1,5 @@
-# Crash recovery of simhash64 data: rows and their btree, hash, GiST, SP-GiST and GIN indexes are
-# rebuilt from WAL after an immediate shutdown, committed changes are all
+# Crash recovery of simhash64 and minhash_sig data: rows and their btree, hash, GiST, SP-GiST and GIN
+# indexes are rebuilt from WAL after an immediate shutdown, committed changes are all
 # there, an uncommitted transaction's are not, and index scans find every row.
 
 use strict;
@@ -34,6 +34,15 @@ CREATE INDEX fps_hash ON fps USING hash (fp);
 CREATE INDEX fps_gist ON fps USING gist (fp);
 CREATE INDEX fps_spgist ON fps USING spgist (fp);
 CREATE INDEX fps_gin ON fps USING gin (fp) WITH (fastupdate = off);
+-- minhash signatures of word sets, families of overlapping sets; one GIN
+-- index with a pending list, one without
+CREATE TABLE mhs (id integer PRIMARY KEY, sig minhash_sig(64));
+INSERT INTO mhs
+	SELECT g, minhash((SELECT string_agg('w' || (g / 10 * 50 + j), ' ')
+	                   FROM generate_series(g % 10, g % 10 + 80) j), 64)
+	FROM generate_series(1, 1000) AS g;
+CREATE INDEX mhs_gin ON mhs USING gin (sig);
+CREATE INDEX mhs_gin32 ON mhs USING gin (sig gin_minhash_ops (bits = 32)) WITH (fastupdate = off);
 CHECKPOINT;
 });
 
@@ -49,6 +58,12 @@ INSERT INTO fps (id, body, fp)
 UPDATE fps SET fp = simhash('updated ' || id) WHERE id BETWEEN 100 AND 199;
 DELETE FROM fps WHERE id BETWEEN 300 AND 349;
 INSERT INTO fps (id, body, fp) VALUES (-6, 'after checkpoint', 'fffffffffffffffe');
+INSERT INTO mhs
+	SELECT g, minhash((SELECT string_agg('w' || (g / 10 * 50 + j), ' ')
+	                   FROM generate_series(g % 10, g % 10 + 80) j), 64)
+	FROM generate_series(1001, 2000) AS g;
+UPDATE mhs SET sig = minhash('updated ' || id, 64) WHERE id BETWEEN 100 AND 149;
+DELETE FROM mhs WHERE id BETWEEN 300 AND 329;
 });
 
 # Fingerprints never committed: an open transaction when the server dies.
@@ -57,7 +72,8 @@ $bg->query_safe(
 	q{BEGIN;
 INSERT INTO fps (id, body, fp)
 	SELECT 50000 + g, 'uncommitted ' || g, simhash('uncommitted ' || g)
-	FROM generate_series(1, 500) AS g;});
+	FROM generate_series(1, 500) AS g;
+INSERT INTO mhs SELECT 50000 + g, minhash('uncommitted ' || g, 64) FROM generate_series(1, 200) AS g;});
 
 my $rows_query = q{
 SET enable_indexscan = off;
@@ -79,6 +95,8 @@ is($node->safe_psql('postgres', $rows_query), $before,
 	'the same rows after crash recovery (sequential scan)');
 is( $node->safe_psql('postgres', 'SELECT count(*) FROM fps WHERE id > 50000'),
 	'0', 'the uncommitted rows are gone');
+is( $node->safe_psql('postgres', 'SELECT count(*), count(*) FILTER (WHERE id > 50000) FROM mhs'),
+	'1970|0', 'the committed minhash rows are there, the uncommitted ones gone');
 
 # Expected answers, from the sequential scan: how many rows have each
 # fingerprint, and all fingerprints in unsigned order (16 hex digits sort
@@ -170,6 +188,29 @@ for my $index (qw(fps_gist fps_spgist fps_gin))
 			"$drop SET enable_seqscan = off; $radius_query; ROLLBACK;"),
 		$seq_radius,
 		"$index answers radius searches like a sequential scan after recovery");
+}
+
+# Both minhash GIN indexes answer Jaccard searches exactly as a sequential scan does.
+my $jaccard_query = q{
+SELECT t, q.id, (SELECT count(*) FROM mhs WHERE sig <@ jaccard_ball(q.sig, t))
+FROM mhs q, unnest('{0.3,0.5,0.8,1}'::float8[]) t
+WHERE q.id % 41 = 0
+ORDER BY 1, 2};
+my $seq_jaccard = $node->safe_psql('postgres',
+	"SET enable_indexscan = off; SET enable_bitmapscan = off; $jaccard_query");
+for my $index (qw(mhs_gin mhs_gin32))
+{
+	my $other = $index eq 'mhs_gin' ? 'mhs_gin32' : 'mhs_gin';
+	my $drop = "BEGIN; DROP INDEX $other;";
+	like(
+		$node->safe_psql('postgres',
+			"$drop SET enable_seqscan = off; EXPLAIN (COSTS OFF) $jaccard_query; ROLLBACK;"),
+		qr/on $index/,
+		"Jaccard searches use $index");
+	is( $node->safe_psql('postgres',
+			"$drop SET enable_seqscan = off; $jaccard_query; ROLLBACK;"),
+		$seq_jaccard,
+		"$index answers Jaccard searches like a sequential scan after recovery");
 }
 
 # The btree returns all fingerprints in unsigned order.
