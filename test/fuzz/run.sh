@@ -4,7 +4,7 @@
 #   test/fuzz/run.sh [-b] [-t SECONDS] [TARGET...]
 #     -b          build only
 #     -t SECONDS  run time per target (default: $FUZZ_TIME or 60)
-#     TARGET      fuzz_pipeline, fuzz_hex (default: both)
+#     TARGET      fuzz_pipeline, fuzz_hex, fuzz_minhash (default: all)
 #   test/fuzz/run.sh -r TARGET FILE...   re-run inputs (e.g. a crash-* file)
 #
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev).  Builds go
@@ -19,7 +19,7 @@ out=${FUZZ_OUT:-$here/build}
 time_per_target=${FUZZ_TIME:-60}
 build_only=0
 rerun=0
-all_targets=(fuzz_pipeline fuzz_hex)
+all_targets=(fuzz_pipeline fuzz_hex fuzz_minhash)
 
 while getopts "bt:r" opt; do
 	case $opt in
@@ -109,6 +109,19 @@ seeds_fuzz_pipeline() {
 "iphone"
 " "
 DICT
+}
+
+seeds_fuzz_minhash() {
+	local d=$out/seeds/fuzz_minhash
+	rm -rf "$d" && mkdir -p "$d"
+	#                k (2 bytes)  flags seed
+	printf '\177\000\000\000' > "$d/empty_oph"
+	printf '\177\000\001\007' > "$d/empty_kperm"
+	printf '\177\000\000\000\001\000\000\000\000\000\000\000\002\000\000\000\000\000\000\000' > "$d/two_items"
+	printf '\377\003\000\011abcdefghijklmnopqrstuvwx' > "$d/k1024"
+	{ printf '\177\000\002\000'; printf '%s' 'Reprinted stories keep most words. 转载的新闻保留了大部分字词。'; } > "$d/text"
+	{ printf '\077\000\003\005'; printf '%s' 'The quick brown fox jumps over the lazy dog'; } > "$d/text_kperm"
+	{ printf '\177\000\006\002'; printf '%s' 'foo bar 今天天气 hello 世界'; } > "$d/text_oom"
 }
 
 seeds_fuzz_hex() {
