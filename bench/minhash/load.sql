@@ -8,11 +8,12 @@
 -- every run makes the same rows.  Ids come in blocks of ten, one block a family:
 --   slot 0     root: a base document of 100 to 400 random 64-bit shingles
 --   slots 1-6  members: edited copies of the root.  Each draws a target Jaccard t uniform in
---              0.40..0.98 and a drop share p uniform in 0..(1 - t), drops each of the root's
---              shingles with probability p, and adds round(kept / t - root size) new random
---              shingles, so that its true Jaccard with the root, kept / (root size + added),
---              is about t; the exact value is recorded (bench.rowinfo.true_j).  Two members
---              of a family share part of the root too, so they are similar to each other.
+--              0.40..0.98 and a drop share p uniform in 0..(1 - t), drops round(p * root
+--              size) of the root's shingles (a run of positions from a random start), and
+--              adds round(kept / t - root size) new random shingles, so that its true Jaccard
+--              with the root, kept / (root size + added), is t up to rounding; the exact value
+--              is recorded (bench.rowinfo.true_j).  Two members of a family share part of the
+--              root too, so they are similar to each other.
 --   slots 7-9  unrelated base documents of 100 to 400 shingles.
 -- At 1M rows: 100k roots, 600k members, 300k unrelated rows.
 --
@@ -41,30 +42,37 @@ IMMUTABLE STRICT PARALLEL SAFE LANGUAGE sql AS $$
 $$;
 
 -- Rows lo..hi: id, family (the root's id, for roots and members), kind, shingle count, true
--- Jaccard with the root (members), and the shingle set.
+-- Jaccard with the root (members), and the shingle set.  A member drops d = round(p * size)
+-- of the root's shingles, those at positions off .. off + d - 1 (cyclically; the shingles
+-- are independent random values, so which positions go does not matter), and adds a new
+-- ones.  One array subquery per row: the executor's per-element cost is what loading takes.
+-- (Only the shingle arrays go through the executor element by element.)
 CREATE FUNCTION bench.gen(lo bigint, hi bigint)
 RETURNS TABLE (id int, fam int, kind text, n int, true_j float8, sh bigint[])
 IMMUTABLE LANGUAGE sql AS $$
-	SELECT i::int, CASE WHEN b.slot <= 6 THEN b.root::int END, k.kind, cardinality(s.sh),
-		s.j, s.sh
-	FROM generate_series(lo, hi) i,
-		LATERAL (SELECT (i - 1) % 10 AS slot, i - (i - 1) % 10 AS root) b,
-		LATERAL (SELECT CASE WHEN b.slot = 0 THEN 'root' WHEN b.slot <= 6 THEN 'member'
-					ELSE 'unrelated' END AS kind,
-				-- whose base document: a member's is its root's
-				CASE WHEN b.slot BETWEEN 1 AND 6 THEN b.root ELSE i END AS doc) k,
-		LATERAL (SELECT 100 + ((hashint8extended(k.doc, 21) & 65535) % 301)::int AS nb,
-				0.40 + 0.58 * bench.u(i, 31) AS t,          -- a member's target Jaccard
-				bench.u(i, 32) AS v) p,                     -- its drop share, over 1 - t
-		LATERAL (SELECT ARRAY(SELECT hashint8extended(k.doc * 1024 + jj, 11)
-				FROM generate_series(0, p.nb - 1) jj
-				WHERE k.kind <> 'member' OR bench.u(i * 1024 + jj, 33) >= p.v * (1 - p.t)) AS kept) kk,
-		LATERAL (SELECT CASE WHEN k.kind = 'member'
-				THEN greatest(0, round(cardinality(kk.kept) / p.t - p.nb))::int ELSE 0 END AS a) aa,
-		LATERAL (SELECT kk.kept || ARRAY(SELECT hashint8extended(i * 1024 + jj, 12)
-					FROM generate_series(0, aa.a - 1) jj) AS sh,
-				CASE WHEN k.kind = 'member'
-					THEN cardinality(kk.kept)::float8 / (p.nb + aa.a) END AS j) s
+	SELECT i::int, fam::int, kind, nb - d + a,
+		CASE WHEN kind = 'member' THEN (nb - d)::float8 / (nb + a) END,
+		ARRAY(SELECT CASE WHEN jj < nb THEN hashint8extended(doc * 1024 + jj, 11)
+					ELSE hashint8extended(i * 1024 + (jj - nb), 12) END
+			  FROM generate_series(0, nb + a - 1) jj
+			  WHERE jj >= nb OR (jj - off + nb) % nb >= d)
+	FROM (SELECT *, CASE WHEN kind = 'member'
+				THEN greatest(0, round((nb - d) / t - nb))::int ELSE 0 END AS a
+		  FROM (SELECT *, CASE WHEN kind = 'member'
+						THEN round(nb * bench.u(i, 32) * (1 - t))::int ELSE 0 END AS d,
+					(hashint8extended(i, 34) & 65535)::int % nb AS off
+				FROM (SELECT *, 100 + ((hashint8extended(doc, 21) & 65535) % 301)::int AS nb,
+							0.40 + 0.58 * bench.u(i, 31) AS t     -- a member's target Jaccard
+					  FROM (SELECT i, CASE WHEN slot <= 6 THEN root END AS fam,
+								CASE WHEN slot = 0 THEN 'root' WHEN slot <= 6 THEN 'member'
+									ELSE 'unrelated' END AS kind,
+								-- whose base document: a member's is its root's
+								CASE WHEN slot BETWEEN 1 AND 6 THEN root ELSE i END AS doc
+							FROM (SELECT i, (i - 1) % 10 AS slot, i - (i - 1) % 10 AS root
+								  FROM generate_series(lo, hi) i) b) k) p) q
+		  -- a fence: without it the planner pulls these expressions into the array subquery
+		  -- and evaluates them again for every element
+		  OFFSET 0) r
 $$;
 
 -- This backend's time on a CPU so far, in ns, or null where the kernel does not give it.

@@ -111,10 +111,10 @@ my $status = 0;
 if (@results) {
 	# --- data ------------------------------------------------------------------------
 
-	my %size;  # {stage}{relation} = row
-	$size{$_->{stage}}{$_->{relation}} = $_ for @sizes;
-	my $heap = $size{load}{mh};
-	my $toast = $size{load}{'mh (toast)'};
+	my %size;  # {stage}{bits, '' for none}{relation} = row
+	$size{$_->{stage}}{$_->{bits} // ''}{$_->{relation}} = $_ for @sizes;
+	my $heap = $size{load}{''}{mh};
+	my $toast = $size{load}{''}{'mh (toast)'};
 	print "## Data\n\n";
 	print "Synthetic shingle sets (`bench/minhash/load.sql`), each signed with `minhash(shingles, 128)` ",
 		"(one-permutation hashing). Ids in blocks of ten: a family root (a base document), 6 members ",
@@ -229,8 +229,8 @@ if (@results) {
 	for my $bt (@bits) {
 		my $t = $timing{build}{$bt} or next;
 		my $tbl = $t->{relation};
-		my $is = $size{build}{"${tbl}_sig"} or next;
-		my $ts = $size{load}{$tbl};
+		my $is = $size{build}{$bt}{"${tbl}_sig"} or next;
+		my $ts = $size{load}{''}{$tbl};
 		printf "| %d | %s | %.1f | %s | %s | %.0f | %s |\n", $bt, fmt_int($rows_of{$bt}), $t->{ms} / 1000,
 			(length($t->{cpu_ms} // '') ? sprintf('%.1f', $t->{cpu_ms} / 1000) : 'n/a'), mb($is->{bytes}),
 			$is->{bytes} / $rows_of{$bt}, ($ts ? sprintf('%.2f', $is->{bytes} / $ts->{bytes}) : 'n/a');
@@ -391,8 +391,8 @@ if (@results) {
 				($base ? sprintf('%.1f', $t->{ms} / $base->{ms}) : ''),
 				($f ? sprintf('%.2f', $f->{ms} / 1000) : ''),
 				($f ? fmt_int($t->{rows} / (($t->{ms} + $f->{ms}) / 1000)) : ''),
-				($is_idx ? mb($size{build}{"$t->{relation}_sig"}{bytes} // 0) . ' / '
-					. mb($size{insert}{"$t->{relation}_sig"}{bytes} // 0) : '');
+				($is_idx ? mb($size{build}{$t->{bits}}{"$t->{relation}_sig"}{bytes} // 0) . ' / '
+					. mb($size{insert}{$t->{bits}}{"$t->{relation}_sig"}{bytes} // 0) : '');
 		}
 		print "\n";
 	}

@@ -27,12 +27,18 @@
 #   THRESHOLDS       Jaccard thresholds (default "0.5 0.6 0.7 0.8 0.9 0.95")
 #   BITS             the GIN indexes, one at a time, by their bits option (default "8 16 32")
 #   BITS_ROWS        caps for some bits, e.g. "32=250000": that index is built on a copy of
-#                    the first 250000 rows and its queries and sequential scans run there
-#                    (default none); queries are drawn from the smallest table's rows
+#                    the first 250000 rows and its queries and sequential scans run there;
+#                    queries are drawn from the smallest table's rows.  Default "32=250000"
+#                    when ROWS is larger, else none ("" for none): bits = 32 makes nearly
+#                    every (position, value) key distinct, and GIN's build inserts distinct
+#                    keys one at a time, about 20-30 us each on a busy 2-core VM, so 128M keys
+#                    at 1M rows would take about an hour
 #   INSERT_ROWS      rows inserted in the insert test (default 50000)
 #   INSERT_BITS      the index the insert test runs with (default 16, the opclass default);
 #                    its variant runs last
-#   MAINTENANCE_WORK_MEM  for the index builds (default 1GB)
+#   MAINTENANCE_WORK_MEM  for the index builds (default 4GB: at 1M rows GIN's build then
+#                    collects the bits = 8 and 16 keys in memory in one go; with less it
+#                    writes them out several times, each time inserting every distinct key)
 #   SHARED_BUFFERS   the server's shared_buffers (default 6GB: the table and the largest
 #                    index fit at 1M rows)
 #   ACCURACY         1 to run part 1 (default), 0 not to
@@ -49,10 +55,10 @@ ROWS=${ROWS:-1000000}
 QUERIES=${QUERIES:-50}
 THRESHOLDS=${THRESHOLDS:-0.5 0.6 0.7 0.8 0.9 0.95}
 BITS=${BITS:-8 16 32}
-BITS_ROWS=${BITS_ROWS:-}
+if ((ROWS > 250000)); then BITS_ROWS=${BITS_ROWS-32=250000}; else BITS_ROWS=${BITS_ROWS-}; fi
 INSERT_ROWS=${INSERT_ROWS:-50000}
 INSERT_BITS=${INSERT_BITS:-16}
-MAINTENANCE_WORK_MEM=${MAINTENANCE_WORK_MEM:-1GB}
+MAINTENANCE_WORK_MEM=${MAINTENANCE_WORK_MEM:-4GB}
 SHARED_BUFFERS=${SHARED_BUFFERS:-6GB}
 ACCURACY=${ACCURACY:-1}
 ACCURACY_TRIALS=${ACCURACY_TRIALS:-2000}
