@@ -34,11 +34,12 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_sig.o \
 	src/jaccard_ball.o \
 	src/minhash_text.o \
-	src/minhash_gin.o
+	src/minhash_gin.o \
+	src/minhash_selfuncs.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
-	minhash_type minhash minhash_accuracy minhash_gin
+	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # ICU for normalisation and word breaks; xxhash is used header-only.

@@ -515,6 +515,8 @@ CREATE FUNCTION minhash_sig_typmod_in(cstring[]) RETURNS integer
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION minhash_sig_typmod_out(integer) RETURNS cstring
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_analyze(internal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
 
 -- Values are random 32-bit numbers: compression would only cost time.
 CREATE TYPE minhash_sig (
@@ -524,6 +526,7 @@ CREATE TYPE minhash_sig (
 	SEND = minhash_sig_send,
 	TYPMOD_IN = minhash_sig_typmod_in,
 	TYPMOD_OUT = minhash_sig_typmod_out,
+	ANALYZE = minhash_sig_analyze,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = int4,
 	STORAGE = external
@@ -537,6 +540,17 @@ COMMENT ON FUNCTION minhash_sig_recv(internal, oid, integer) IS 'binary input of
 COMMENT ON FUNCTION minhash_sig_send(minhash_sig) IS 'binary output of minhash_sig';
 COMMENT ON FUNCTION minhash_sig_typmod_in(cstring[]) IS 'reads the k of minhash_sig(k)';
 COMMENT ON FUNCTION minhash_sig_typmod_out(integer) IS 'writes the k of minhash_sig(k)';
+COMMENT ON FUNCTION minhash_sig_analyze(internal)
+	IS 'ANALYZE of minhash_sig columns: standard statistics plus the Jaccard estimates of sampled row pairs';
+
+CREATE FUNCTION minhash_sig_jaccard_sel(internal, oid, internal, integer) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_sig_jaccard_joinsel(internal, oid, internal, smallint, internal) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_sig_jaccard_sel(internal, oid, internal, integer)
+	IS 'restriction selectivity of the minhash_sig operators %, <@ and @>';
+COMMENT ON FUNCTION minhash_sig_jaccard_joinsel(internal, oid, internal, smallint, internal)
+	IS 'join selectivity of the minhash_sig operators %, <@ and @>';
 
 CREATE FUNCTION minhash_sig(minhash_sig, integer, boolean) RETURNS minhash_sig
 	AS 'MODULE_PATHNAME', 'minhash_sig_enforce_k'
@@ -575,14 +589,16 @@ CREATE OPERATOR CLASS minhash_sig_hash_ops
 	FUNCTION 1 minhash_sig_hash(minhash_sig),
 	FUNCTION 2 minhash_sig_hash_extended(minhash_sig, bigint);
 
+-- COST 50: comparing k values (and detoasting) costs about 50 times a plain
+-- operator, which the planner must know to weigh a scan against the index.
 CREATE FUNCTION jaccard(minhash_sig, minhash_sig) RETURNS float8
 	AS 'MODULE_PATHNAME', 'minhash_sig_jaccard'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
 COMMENT ON FUNCTION jaccard(minhash_sig, minhash_sig)
 	IS 'MinHash estimate of the Jaccard similarity: the share of equal positions';
 
 CREATE FUNCTION minhash_sig_distance(minhash_sig, minhash_sig) RETURNS float8
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
 COMMENT ON FUNCTION minhash_sig_distance(minhash_sig, minhash_sig)
 	IS 'implementation of <%>: 1 - jaccard';
 CREATE OPERATOR <%> (
@@ -592,12 +608,12 @@ CREATE OPERATOR <%> (
 
 -- STABLE, not IMMUTABLE: the answer depends on textfp.jaccard_threshold.
 CREATE FUNCTION minhash_sig_near(minhash_sig, minhash_sig) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 50;
 COMMENT ON FUNCTION minhash_sig_near(minhash_sig, minhash_sig)
 	IS 'true when the Jaccard estimate is at least textfp.jaccard_threshold';
 CREATE OPERATOR % (
 	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_near,
-	COMMUTATOR = %, RESTRICT = matchingsel, JOIN = matchingjoinsel
+	COMMUTATOR = %, RESTRICT = minhash_sig_jaccard_sel, JOIN = minhash_sig_jaccard_joinsel
 );
 
 CREATE FUNCTION minhash_info(sig minhash_sig,
@@ -660,9 +676,9 @@ COMMENT ON FUNCTION jaccard_ball_signature(jaccard_ball) IS 'signature of the ba
 COMMENT ON FUNCTION jaccard_ball_threshold(jaccard_ball) IS 'least Jaccard estimate of the ball';
 
 CREATE FUNCTION minhash_sig_within(minhash_sig, jaccard_ball) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
 CREATE FUNCTION jaccard_ball_contains(jaccard_ball, minhash_sig) RETURNS boolean
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 50;
 COMMENT ON FUNCTION minhash_sig_within(minhash_sig, jaccard_ball)
 	IS 'implementation of <@: Jaccard estimate with the ball''s signature at least its threshold';
 COMMENT ON FUNCTION jaccard_ball_contains(jaccard_ball, minhash_sig)
@@ -670,11 +686,11 @@ COMMENT ON FUNCTION jaccard_ball_contains(jaccard_ball, minhash_sig)
 
 CREATE OPERATOR <@ (
 	LEFTARG = minhash_sig, RIGHTARG = jaccard_ball, FUNCTION = minhash_sig_within,
-	COMMUTATOR = @>, RESTRICT = matchingsel, JOIN = matchingjoinsel
+	COMMUTATOR = @>, RESTRICT = minhash_sig_jaccard_sel, JOIN = minhash_sig_jaccard_joinsel
 );
 CREATE OPERATOR @> (
 	LEFTARG = jaccard_ball, RIGHTARG = minhash_sig, FUNCTION = jaccard_ball_contains,
-	COMMUTATOR = <@, RESTRICT = matchingsel, JOIN = matchingjoinsel
+	COMMUTATOR = <@, RESTRICT = minhash_sig_jaccard_sel, JOIN = minhash_sig_jaccard_joinsel
 );
 
 -- =========================================================================

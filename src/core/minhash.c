@@ -270,3 +270,38 @@ tfp_pipeline_id(const tfp_options *opts)
 	/* 0 is reserved for signatures of caller-made shingles */
 	return (uint32_t) (h >> 32) ? (uint32_t) (h >> 32) : 1;
 }
+
+uint64_t
+tfp_minhash_pair_matches(const uint32_t **sigs, size_t n, int k,
+						 size_t max_rows, double *share)
+{
+	uint64_t	counts[TFP_MINHASH_K_MAX + 1] = {0};
+	uint64_t	pairs = 0;
+	uint64_t	run = 0;
+	uint64_t	state = 0;
+	size_t		m = n < max_rows ? n : max_rows;
+
+	/* a fixed pseudo-random m of the rows to the front (partial Fisher-Yates) */
+	for (size_t i = 0; i < m && m < n; i++)
+	{
+		size_t		j;
+		const uint32_t *tmp = sigs[i];
+
+		state += UINT64_C(0x9e3779b97f4a7c15);
+		j = i + (size_t) (mix64(state) % (uint64_t) (n - i));
+		sigs[i] = sigs[j];
+		sigs[j] = tmp;
+	}
+	for (size_t i = 0; i < m; i++)
+	{
+		for (size_t j = 0; j < i; j++)
+			counts[tfp_minhash_matches(sigs[i], sigs[j], k)]++;
+		pairs += i;
+	}
+	for (int c = k; c >= 0; c--)
+	{
+		run += counts[c];
+		share[c] = pairs > 0 ? (double) run / (double) pairs : 0;
+	}
+	return pairs;
+}

@@ -332,6 +332,15 @@ extern int	tfp_minhash_matches(const uint32_t *a, const uint32_t *b, int k);
  */
 extern int	tfp_jaccard_needed(double t, int k);
 
+/*
+ * Planner statistics: share[c] (c = 0..k) is the share of pairs among
+ * sigs[0..n) with at least c equal positions.  At most max_rows rows take
+ * part, a fixed pseudo-random choice moved to the front of sigs (sigs is
+ * reordered).  Returns the number of pairs counted.
+ */
+extern uint64_t tfp_minhash_pair_matches(const uint32_t **sigs, size_t n, int k,
+										 size_t max_rows, double *share);
+
 /* Sorts v and drops repeats; returns the new length. */
 extern size_t tfp_sort_unique_u64(uint64_t *v, size_t n);
 

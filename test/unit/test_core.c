@@ -2195,6 +2195,7 @@ static const unit_case cases[] = {
 	UNIT_CASE(minhash_reference_estimator),
 	UNIT_CASE(minhash_pipeline_id_tracks_options),
 	UNIT_CASE(minhash_text_matches_items),
+	UNIT_CASE(minhash_pair_matches_counts),
 };
 
 int

@@ -356,3 +356,36 @@ minhash_text_matches_items(void)
 	}
 	tfp_featureset_free(&env, &fs);
 }
+
+static void
+minhash_pair_matches_counts(void)
+{
+	/* 3 rows equal, 1 sharing half the positions, 1 unrelated (k = 4) */
+	static const uint32_t r0[4] = {1, 2, 3, 4};
+	static const uint32_t r1[4] = {1, 2, 3, 4};
+	static const uint32_t r2[4] = {1, 2, 3, 4};
+	static const uint32_t r3[4] = {1, 2, 9, 9};
+	static const uint32_t r4[4] = {7, 7, 7, 7};
+	const uint32_t *rows[5] = {r0, r1, r2, r3, r4};
+	double		share[5];
+	uint64_t	pairs = tfp_minhash_pair_matches(rows, 5, 4, 100, share);
+
+	/* 10 pairs: 3 equal (4), 3 with r3 (2), 4 with r4 (0) */
+	REQUIRE_INT_EQ(pairs, 10);
+	CHECK(share[0] == 1.0);
+	CHECK(share[1] == 0.6);
+	CHECK(share[2] == 0.6);
+	CHECK(share[3] == 0.3);
+	CHECK(share[4] == 0.3);
+	/* at most 3 rows: 3 pairs, a fixed choice */
+	{
+		double		again[5];
+
+		REQUIRE_INT_EQ(tfp_minhash_pair_matches(rows, 5, 4, 3, share), 3);
+		rows[0] = r0, rows[1] = r1, rows[2] = r2, rows[3] = r3, rows[4] = r4;
+		REQUIRE_INT_EQ(tfp_minhash_pair_matches(rows, 5, 4, 3, again), 3);
+		for (int c = 0; c <= 4; c++)
+			CHECK(share[c] == again[c]);
+	}
+	CHECK_INT_EQ(tfp_minhash_pair_matches(rows, 1, 4, 100, share), 0);
+}
