@@ -35,7 +35,8 @@ OBJS = $(CORE_OBJS) \
 	src/jaccard_ball.o \
 	src/minhash_text.o \
 	src/minhash_gin.o \
-	src/minhash_selfuncs.o
+	src/minhash_selfuncs.o \
+	src/selfuncs_common.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \

@@ -23,6 +23,7 @@
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
+#include "selfuncs_common.h"
 #include "textfp.h"
 
 /*
@@ -38,12 +39,6 @@
 
 /* Without statistics of ours: a share of rows like matchingsel's default. */
 #define DEFAULT_JACCARD_SEL 0.005
-
-typedef struct WrappedAnalyze
-{
-	AnalyzeAttrComputeStatsFunc std_compute;
-	void	   *std_extra;
-} WrappedAnalyze;
 
 static bool
 same_header(const MinhashSig *a, const MinhashSig *b)
@@ -62,10 +57,9 @@ static void
 minhash_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 					  int samplerows, double totalrows)
 {
-	WrappedAnalyze *w = (WrappedAnalyze *) stats->extra_data;
 	MinhashSig **mcv = NULL;
 	int			nmcv = 0;
-	int			slot = -1;
+	int			slot = textfp_free_stats_slot(stats);
 	MinhashSig *first = NULL;
 	const uint32 **rows;
 	int			n = 0;
@@ -76,14 +70,9 @@ minhash_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 	MemoryContext old;
 	float4	   *numbers;
 
-	stats->extra_data = w->std_extra;
-	w->std_compute(stats, fetchfunc, samplerows, totalrows);
-	stats->extra_data = w;
-	if (!stats->stats_valid)
+	if (slot < 0)
 		return;
-
 	for (int i = 0; i < STATISTIC_NUM_SLOTS; i++)
-	{
 		if (stats->stakind[i] == STATISTIC_KIND_MCV)
 		{
 			nmcv = stats->numvalues[i];
@@ -91,11 +80,6 @@ minhash_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 			for (int j = 0; j < nmcv; j++)
 				mcv[j] = DatumGetMinhashSigP(stats->stavalues[i][j]);
 		}
-		if (stats->stakind[i] == 0 && slot < 0)
-			slot = i;
-	}
-	if (slot < 0)
-		return;
 
 	/* ordinary rows made like the first one (a column should hold one kind) */
 	rows = (const uint32 **) palloc(sizeof(uint32 *) * Max(samplerows, 1));
@@ -147,17 +131,8 @@ PG_FUNCTION_INFO_V1(minhash_sig_analyze);
 Datum
 minhash_sig_analyze(PG_FUNCTION_ARGS)
 {
-	VacAttrStats *stats = (VacAttrStats *) PG_GETARG_POINTER(0);
-	WrappedAnalyze *w;
-
-	if (!std_typanalyze(stats))
-		PG_RETURN_BOOL(false);
-	w = (WrappedAnalyze *) palloc(sizeof(WrappedAnalyze));
-	w->std_compute = stats->compute_stats;
-	w->std_extra = stats->extra_data;
-	stats->compute_stats = minhash_compute_stats;
-	stats->extra_data = w;
-	PG_RETURN_BOOL(true);
+	PG_RETURN_BOOL(textfp_typanalyze((VacAttrStats *) PG_GETARG_POINTER(0),
+									 minhash_compute_stats));
 }
 
 /* What the statistics say about one signature column or expression. */
@@ -310,26 +285,6 @@ ball_parts(PlannerInfo *root, Node *ball, Oid ball_type, double *t,
 	return NULL;
 }
 
-static void
-operator_shape(Oid operator, bool *is_near, bool *ball_on_left, Oid *ball_type)
-{
-	Oid			lt,
-				rt;
-	char	   *name = get_opname(operator);
-
-	op_input_types(operator, &lt, &rt);
-	*is_near = (lt == rt);
-	*ball_on_left = name != NULL && strcmp(name, "@>") == 0;
-	*ball_type = *ball_on_left ? lt : rt;
-}
-
-static double
-clamp_sel(double s)
-{
-	CLAMP_PROBABILITY(s);
-	return s;
-}
-
 PG_FUNCTION_INFO_V1(minhash_sig_jaccard_sel);
 Datum
 minhash_sig_jaccard_sel(PG_FUNCTION_ARGS)
@@ -349,7 +304,7 @@ minhash_sig_jaccard_sel(PG_FUNCTION_ARGS)
 	JaccardStats js;
 	double		sel;
 
-	operator_shape(operator, &is_near, &ball_on_left, &ball_type);
+	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
 	if (!get_restriction_variable(root, args, varRelid, &vd, &other, &varonleft))
 		PG_RETURN_FLOAT8(DEFAULT_JACCARD_SEL);
 	if (!is_near && vd.vartype == ball_type)
@@ -374,7 +329,7 @@ minhash_sig_jaccard_sel(PG_FUNCTION_ARGS)
 	jaccard_stats(&vd, t, &js);
 	sel = known ? sel_known(&js, known, t) : sel_unknown(&js);
 	ReleaseVariableStats(vd);
-	PG_RETURN_FLOAT8(clamp_sel(sel));
+	PG_RETURN_FLOAT8(textfp_clamp_sel(sel));
 }
 
 PG_FUNCTION_INFO_V1(minhash_sig_jaccard_joinsel);
@@ -396,7 +351,7 @@ minhash_sig_jaccard_joinsel(PG_FUNCTION_ARGS)
 	JaccardStats ja,
 				jb;
 
-	operator_shape(operator, &is_near, &ball_on_left, &ball_type);
+	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
 	if (list_length(args) != 2)
 		PG_RETURN_FLOAT8(DEFAULT_JACCARD_SEL);
 	if (is_near)
@@ -422,5 +377,5 @@ minhash_sig_jaccard_joinsel(PG_FUNCTION_ARGS)
 	else
 		jb = ja;
 	ReleaseVariableStats(vda);
-	PG_RETURN_FLOAT8(clamp_sel(sel_pairs(&ja, &jb, t)));
+	PG_RETURN_FLOAT8(textfp_clamp_sel(sel_pairs(&ja, &jb, t)));
 }

@@ -24,6 +24,7 @@
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
+#include "selfuncs_common.h"
 #include "textfp.h"
 
 /*
@@ -37,20 +38,13 @@
 /* Rows of the sample that take part in pairs: 2,000 rows, ~2M pairs. */
 #define PAIR_ROWS 2000
 
-typedef struct WrappedAnalyze
-{
-	AnalyzeAttrComputeStatsFunc std_compute;
-	void	   *std_extra;
-} WrappedAnalyze;
-
 static void
 simhash64_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 						int samplerows, double totalrows)
 {
-	WrappedAnalyze *w = (WrappedAnalyze *) stats->extra_data;
 	Datum	   *mcv = NULL;
 	int			nmcv = 0;
-	int			slot = -1;
+	int			slot = textfp_free_stats_slot(stats);
 	uint64	   *v;
 	int			n = 0;
 	double		cum[SIMHASH_BITS + 1];
@@ -58,25 +52,14 @@ simhash64_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 	MemoryContext old;
 	float4	   *numbers;
 
-	/* the standard statistics first: null fraction, MCVs, histogram */
-	stats->extra_data = w->std_extra;
-	w->std_compute(stats, fetchfunc, samplerows, totalrows);
-	stats->extra_data = w;
-	if (!stats->stats_valid)
+	if (slot < 0)
 		return;
-
 	for (int i = 0; i < STATISTIC_NUM_SLOTS; i++)
-	{
 		if (stats->stakind[i] == STATISTIC_KIND_MCV)
 		{
 			mcv = stats->stavalues[i];
 			nmcv = stats->numvalues[i];
 		}
-		if (stats->stakind[i] == 0 && slot < 0)
-			slot = i;
-	}
-	if (slot < 0)
-		return;
 
 	/* ordinary rows: not NULL, not an MCV (those are counted exactly) */
 	v = (uint64 *) palloc(sizeof(uint64) * Max(samplerows, 1));
@@ -116,17 +99,8 @@ PG_FUNCTION_INFO_V1(simhash64_analyze);
 Datum
 simhash64_analyze(PG_FUNCTION_ARGS)
 {
-	VacAttrStats *stats = (VacAttrStats *) PG_GETARG_POINTER(0);
-	WrappedAnalyze *w;
-
-	if (!std_typanalyze(stats))
-		PG_RETURN_BOOL(false);
-	w = (WrappedAnalyze *) palloc(sizeof(WrappedAnalyze));
-	w->std_compute = stats->compute_stats;
-	w->std_extra = stats->extra_data;
-	stats->compute_stats = simhash64_compute_stats;
-	stats->extra_data = w;
-	PG_RETURN_BOOL(true);
+	PG_RETURN_BOOL(textfp_typanalyze((VacAttrStats *) PG_GETARG_POINTER(0),
+									 simhash64_compute_stats));
 }
 
 /* What the statistics say about one fingerprint column or expression. */
@@ -263,27 +237,6 @@ ball_parts(PlannerInfo *root, Node *ball, Oid ball_type, int *radius)
 	return NULL;
 }
 
-/* Which operator: % (both fingerprints) or <@ / @> (one is a ball). */
-static void
-operator_shape(Oid operator, bool *is_near, bool *ball_on_left, Oid *ball_type)
-{
-	Oid			lt,
-				rt;
-	char	   *name = get_opname(operator);
-
-	op_input_types(operator, &lt, &rt);
-	*is_near = (lt == rt);
-	*ball_on_left = name != NULL && strcmp(name, "@>") == 0;
-	*ball_type = *ball_on_left ? lt : rt;
-}
-
-static double
-clamp_sel(double s)
-{
-	CLAMP_PROBABILITY(s);
-	return s;
-}
-
 PG_FUNCTION_INFO_V1(simhash64_hamming_sel);
 Datum
 simhash64_hamming_sel(PG_FUNCTION_ARGS)
@@ -302,14 +255,14 @@ simhash64_hamming_sel(PG_FUNCTION_ARGS)
 	HammingStats hs;
 	double		sel;
 
-	operator_shape(operator, &is_near, &ball_on_left, &ball_type);
+	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
 	if (!get_restriction_variable(root, args, varRelid, &vd, &other, &varonleft))
 	{
 		/* neither side is a plain column: the random-bits model alone */
 		if (!is_near)
 			(void) ball_parts(root, ball_on_left ? linitial(args) : lsecond(args),
 							  ball_type, &r);
-		PG_RETURN_FLOAT8(clamp_sel(tfp_random_within(r < 0 ? textfp_hamming_threshold : r)));
+		PG_RETURN_FLOAT8(textfp_clamp_sel(tfp_random_within(r < 0 ? textfp_hamming_threshold : r)));
 	}
 
 	if (is_near)
@@ -358,7 +311,7 @@ simhash64_hamming_sel(PG_FUNCTION_ARGS)
 		sel = known ? sel_known(&hs, center, r) : sel_unknown(&hs, r);
 	}
 	ReleaseVariableStats(vd);
-	PG_RETURN_FLOAT8(clamp_sel(sel));
+	PG_RETURN_FLOAT8(textfp_clamp_sel(sel));
 }
 
 PG_FUNCTION_INFO_V1(simhash64_hamming_joinsel);
@@ -380,7 +333,7 @@ simhash64_hamming_joinsel(PG_FUNCTION_ARGS)
 				hb;
 	double		sel;
 
-	operator_shape(operator, &is_near, &ball_on_left, &ball_type);
+	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
 	if (list_length(args) != 2)
 		PG_RETURN_FLOAT8(tfp_random_within(r));
 	if (is_near)
@@ -409,5 +362,5 @@ simhash64_hamming_joinsel(PG_FUNCTION_ARGS)
 		hb = ha;
 	ReleaseVariableStats(vda);
 	sel = sel_pairs(&ha, &hb, r);
-	PG_RETURN_FLOAT8(clamp_sel(sel));
+	PG_RETURN_FLOAT8(textfp_clamp_sel(sel));
 }
