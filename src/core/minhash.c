@@ -165,8 +165,15 @@ tfp_sort_unique_u64(uint64_t *v, size_t n)
 {
 	size_t		m = 0;
 
+	size_t		k = 1;
+
 	if (n == 0)
 		return 0;
+	/* already strictly ascending (shingles() output, stored sets): nothing to do */
+	while (k < n && v[k - 1] < v[k])
+		k++;
+	if (k == n)
+		return n;
 	qsort(v, n, sizeof(uint64_t), cmp_u64);
 	for (size_t i = 1; i < n; i++)
 		if (v[i] != v[m])

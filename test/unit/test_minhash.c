@@ -79,6 +79,19 @@ minhash_set_jaccard_exact(void)
 	CHECK(tfp_set_jaccard(a, 0, b, 0) == 1.0);
 	CHECK(tfp_set_jaccard(a, na, b, 0) == 0.0);
 	CHECK_INT_EQ(tfp_sort_unique_u64(a, 0), 0);
+	/* the sorted fast path: sorted input kept, a repeat or a descent still sorts */
+	{
+		uint64_t	s[] = {1, 2, 7};
+		uint64_t	r[] = {1, 2, 2, 7};
+		uint64_t	d[] = {1, 7, 2};
+
+		CHECK_INT_EQ(tfp_sort_unique_u64(s, 3), 3);
+		CHECK_INT_EQ(tfp_sort_unique_u64(r, 4), 3);
+		CHECK_U64_EQ(r[2], 7);
+		CHECK_INT_EQ(tfp_sort_unique_u64(d, 3), 3);
+		CHECK_U64_EQ(d[1], 2);
+		CHECK_U64_EQ(d[2], 7);
+	}
 }
 
 static void
