@@ -697,17 +697,20 @@ CREATE OPERATOR @> (
 -- MinHash constructors and exact shingle sets
 -- =========================================================================
 -- The pipeline options are simhash()'s, less weighting (sets have none),
--- with the same names and defaults.
+-- with the same names.  Two defaults differ, chosen on the labeled evaluation
+-- (docs/quality.md): word or n-gram pairs (shingle 2) and no stopwords, since
+-- set resemblance gains from order and loses nothing to common words.  Frozen
+-- with 1.0: stored signatures depend on them.
 
 CREATE FUNCTION minhash(
 	doc text,
 	k integer DEFAULT 128,
 	method text DEFAULT 'oph',
 	ngram integer DEFAULT 2,
-	shingle integer DEFAULT 1,
+	shingle integer DEFAULT 2,
 	tokenizer text DEFAULT 'ngram',
 	simplify boolean DEFAULT false,
-	stopwords text DEFAULT 'builtin',
+	stopwords text DEFAULT 'none',
 	user_stopwords text[] DEFAULT '{}',
 	seed bigint DEFAULT 0)
 RETURNS minhash_sig
@@ -730,10 +733,10 @@ COMMENT ON FUNCTION minhash(bigint[], integer, bigint, text)
 CREATE FUNCTION shingles(
 	doc text,
 	ngram integer DEFAULT 2,
-	shingle integer DEFAULT 1,
+	shingle integer DEFAULT 2,
 	tokenizer text DEFAULT 'ngram',
 	simplify boolean DEFAULT false,
-	stopwords text DEFAULT 'builtin',
+	stopwords text DEFAULT 'none',
 	user_stopwords text[] DEFAULT '{}',
 	seed bigint DEFAULT 0)
 RETURNS bigint[]

@@ -34,4 +34,24 @@ SELECT simhash(to_tsvector('simple', body)) FROM golden_texts WHERE id IN (1, 2,
 SELECT simhash('fox:1,5 dog:3 cat'::tsvector);
 SELECT simhash_agg(h, w) FROM (VALUES (1::bigint, 1.0::float8), (2, 2.5), (-1, 0.25)) v(h, w);
 
+-- minhash signatures (md5 of the text form: the values and the header), with
+-- the 1.0 defaults (k 128, oph, shingle 2, no stopwords) and with options
+SELECT id, lang,
+       md5(minhash(body)::text) AS default_sig,
+       (minhash_info(minhash(body))).pipeline AS default_pipe,
+       md5(minhash(body, k => 64, shingle => 1, stopwords => 'builtin', seed => 7)::text) AS words_seed7,
+       md5(minhash(body, k => 32, method => 'kperm', simplify => true)::text) AS kperm_simplified
+FROM golden_texts ORDER BY id;
+
+-- the 1.0 defaults, spelled out, give the same fingerprints
+SELECT bool_and(simhash(body) = simhash(body, ngram => 2, shingle => 1, tokenizer => 'ngram',
+           simplify => false, stopwords => 'builtin', user_stopwords => '{}', weighting => 'tf',
+           seed => 0)) AS simhash_defaults,
+       bool_and(minhash(body) = minhash(body, k => 128, method => 'oph', ngram => 2, shingle => 2,
+           tokenizer => 'ngram', simplify => false, stopwords => 'none', user_stopwords => '{}',
+           seed => 0)) AS minhash_defaults,
+       bool_and(shingles(body) = shingles(body, ngram => 2, shingle => 2, tokenizer => 'ngram',
+           simplify => false, stopwords => 'none', user_stopwords => '{}', seed => 0)) AS shingles_defaults
+FROM golden_texts;
+
 DROP TABLE golden_texts;

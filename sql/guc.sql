@@ -2,9 +2,9 @@
 -- (like any extension setting, it shows once the library is loaded)
 SELECT hamming_distance('0000000000000000', '0000000000000000');
 SHOW textfp.hamming_threshold;
-SELECT '0000000000000000'::simhash64 % '000000000000007f' AS d7;
-SET textfp.hamming_threshold = 7;
-SELECT '0000000000000000'::simhash64 % '000000000000007f' AS d7;
+SELECT '0000000000000000'::simhash64 % '00000000000007ff' AS d11;
+SET textfp.hamming_threshold = 11;
+SELECT '0000000000000000'::simhash64 % '00000000000007ff' AS d11;
 SET textfp.hamming_threshold = 0;
 SELECT '0000000000000000'::simhash64 % '0000000000000000' AS same,
        '0000000000000000'::simhash64 % '0000000000000001' AS d1;
@@ -20,10 +20,10 @@ SHOW textfp.hamming_threshold;
 SET textfp.hamming_treshold = 3;
 -- a setting of a transaction ends with it
 BEGIN;
-SET LOCAL textfp.hamming_threshold = 10;
-SELECT '0000000000000000'::simhash64 % '00000000000003ff' AS d10;
+SET LOCAL textfp.hamming_threshold = 12;
+SELECT '0000000000000000'::simhash64 % '0000000000000fff' AS d12;
 COMMIT;
-SELECT '0000000000000000'::simhash64 % '00000000000003ff' AS d10;
+SELECT '0000000000000000'::simhash64 % '0000000000000fff' AS d12;
 -- % is STABLE because of the setting; hamming_distance and <@ are IMMUTABLE
 SELECT proname, provolatile FROM pg_proc
 WHERE proname IN ('simhash64_near', 'hamming_distance', 'simhash64_within') ORDER BY 1;

@@ -28,11 +28,11 @@ SELECT minhash_values(minhash(shingles(t, shingle => 2, seed => 9), k => 64, see
 FROM (VALUES ('新闻稿件被转载时，标题常常被改写，正文略有删改。 Stories are reprinted with small edits.')) v(t);
 
 -- shingles(): sorted, distinct, as the pipeline features
-SELECT s = (SELECT array_agg(DISTINCT h ORDER BY h) FROM textfp_features(t, weighting => 'binary') f(feature, h, w)) AS matches_features,
+SELECT s = (SELECT array_agg(DISTINCT h ORDER BY h) FROM textfp_features(t, shingle => 2, stopwords => 'none', weighting => 'binary') f(feature, h, w)) AS matches_features,
        cardinality(s) AS n
 FROM (VALUES ('the cat sat on the mat and the cat slept')) v(t),
      LATERAL (SELECT shingles(t)) x(s);
-SELECT shingles('') AS empty, shingles('the and of') AS only_stopwords;
+SELECT shingles('') AS empty, shingles('the and of', stopwords => 'builtin') AS only_stopwords;
 
 -- empty texts: every value 4294967295; two empty sets are equal
 SELECT minhash('', k => 3);
@@ -71,8 +71,8 @@ SELECT jaccard(a, b) + (a <%> b) AS one
 FROM (SELECT minhash('one two three four five six') a, minhash('one two three four seven eight') b) s;
 SHOW textfp.jaccard_threshold;
 CREATE TEMP TABLE near AS
-SELECT minhash(string_agg('w' || i, ' ')) AS a,
-       minhash(string_agg('w' || (i + 40), ' ')) AS b
+SELECT minhash(string_agg('w' || i, ' '), shingle => 1) AS a,
+       minhash(string_agg('w' || (i + 40), ' '), shingle => 1) AS b
 FROM generate_series(1, 200) i;
 SELECT jaccard(a, b), a % b AS near_default FROM near;
 SET textfp.jaccard_threshold = 0.7;

@@ -50,7 +50,8 @@ FROM spec;
 -- overlapping windows share their luck).  minhash(shingles(t), seed) has the
 -- values of minhash(t, seed) (sql/minhash.sql checks it) at half the cost.
 CREATE TEMP TABLE sets AS
-SELECT i, lang, shingles(a) AS sa, shingles(b) AS sb FROM cand;
+SELECT i, lang, shingles(a, shingle => 1, stopwords => 'builtin') AS sa,
+       shingles(b, shingle => 1, stopwords => 'builtin') AS sb FROM cand;
 
 CREATE TEMP TABLE pair AS
 SELECT i, lang, jaccard(sa, sb) AS j, least(cardinality(sa), cardinality(sb)) AS na,

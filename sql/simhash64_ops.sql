@@ -55,10 +55,10 @@ SELECT amname, opcname, amvalidate(opc.oid)
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opcmethod
 WHERE opcname LIKE 'simhash64%' ORDER BY 1, 2;
 
--- the % operator uses textfp.hamming_threshold (default 6)
+-- the % operator uses textfp.hamming_threshold (default 10)
 SHOW textfp.hamming_threshold;
-SELECT '0000000000000000'::simhash64 % '000000000000003f' AS d6,
-       '0000000000000000'::simhash64 % '000000000000007f' AS d7;
+SELECT '0000000000000000'::simhash64 % '00000000000003ff' AS d10,
+       '0000000000000000'::simhash64 % '00000000000007ff' AS d11;
 
 -- the distance between each row and its neighbour, checked against bit(64)
 SELECT count(*) AS mismatches

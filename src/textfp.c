@@ -19,8 +19,12 @@
 
 PG_MODULE_MAGIC;
 
-int			textfp_hamming_threshold = 6;
-double		textfp_jaccard_threshold = 0.5;
+/* Defaults chosen on the labeled evaluation (docs/quality.md) */
+#define DEFAULT_HAMMING_THRESHOLD 10
+#define DEFAULT_JACCARD_THRESHOLD 0.28
+
+int			textfp_hamming_threshold = DEFAULT_HAMMING_THRESHOLD;
+double		textfp_jaccard_threshold = DEFAULT_JACCARD_THRESHOLD;
 
 void		_PG_init(void);
 
@@ -31,14 +35,14 @@ _PG_init(void)
 							"Sets the largest Hamming distance the simhash64 % operator accepts.",
 							"Valid range is 0 .. 64.",
 							&textfp_hamming_threshold,
-							6, 0, SIMHASH_BITS,
+							DEFAULT_HAMMING_THRESHOLD, 0, SIMHASH_BITS,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
 	DefineCustomRealVariable("textfp.jaccard_threshold",
 							 "Sets the least Jaccard estimate the minhash_sig % operator accepts.",
 							 "Valid range is 0.0 .. 1.0.",
 							 &textfp_jaccard_threshold,
-							 0.5, 0.0, 1.0,
+							 DEFAULT_JACCARD_THRESHOLD, 0.0, 1.0,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 #if PG_VERSION_NUM >= 150000
