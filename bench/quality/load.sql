@@ -1,0 +1,154 @@
+-- load.sql: the labeled corpus (make_corpus.pl on stdin), pg_trgm's trigram sets, and the
+-- functions that score every pair of one split under one set of options.
+--
+-- A pair is two texts of one language and one split.  Its class comes from provenance only:
+-- 'unrelated' (two families), '<kind>:<strength>' (an original and its copy), 'copy' (two
+-- copies of one original).  Ids are given family by family, original first, so in a pair
+-- a.id < b.id of one family a is the original or both are copies.
+--
+-- Scores are integers where higher means more alike, so every method's threshold is
+-- "score >= s": SimHash 64 - Hamming distance; MinHash the number of equal positions
+-- (jaccard * k); pg_trgm floor(similarity * 100).
+
+\set ON_ERROR_STOP on
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS textfp;
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+SET jit = off;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE doc (
+	id       integer PRIMARY KEY,
+	lang     text NOT NULL,
+	split    text NOT NULL,
+	family   integer NOT NULL,
+	source   text NOT NULL,
+	kind     text NOT NULL,
+	strength integer NOT NULL,
+	edits    text NOT NULL,
+	title    text NOT NULL,
+	body     text NOT NULL,
+	-- the text every method sees: headline, then body
+	txt      text GENERATED ALWAYS AS (title || E'\n' || body) STORED
+);
+\copy doc (id, lang, split, family, source, kind, strength, edits, title, body) FROM pstdin
+-- the class of a copy as a number, so a pair's class is cheap to compute: 0 original,
+-- else 10 * kind + strength (kind numbers below), 1 combo
+ALTER TABLE doc ADD COLUMN kcode integer;
+UPDATE doc SET kcode = CASE kind WHEN 'original' THEN 0 WHEN 'combo' THEN 1 ELSE 10 * (array_position(
+	ARRAY['headline', 'boilerplate', 'drop', 'reorder', 'typos', 'width', 'script', 'truncate'], kind)) + strength END;
+ANALYZE doc;
+
+-- One row per pair class and score, for every split, option set and method.  cls: -1
+-- unrelated, 2 two copies of one original, else the copy's kcode (original and copy).
+CREATE TABLE score (
+	split  text NOT NULL,
+	cfg    text NOT NULL,       -- the options, as 'ngram=2 shingle=1 ...'
+	method text NOT NULL,       -- simhash, minhash, trgm
+	scale  integer NOT NULL,    -- the largest score: 64, k, 100
+	lang   text NOT NULL,
+	cls    integer NOT NULL,
+	s      integer NOT NULL,
+	n      bigint NOT NULL
+);
+
+-- pg_trgm's similarity of two texts is |A n B| / |A u B| over their trigram sets, so it
+-- equals textfp's exact set Jaccard of the trigrams numbered: computed once per text here
+-- instead of once per pair (checked against similarity() on a sample below).
+CREATE TABLE trgm_id AS SELECT t, row_number() OVER (ORDER BY t) AS n
+	FROM (SELECT DISTINCT unnest(show_trgm(txt)) AS t FROM doc) s;
+CREATE UNIQUE INDEX ON trgm_id (t);
+CREATE TABLE doc_trgm (id integer PRIMARY KEY, tg bigint[] NOT NULL);
+-- stored uncompressed: every pair reads two of them
+ALTER TABLE doc_trgm ALTER COLUMN tg SET STORAGE EXTERNAL;
+INSERT INTO doc_trgm
+	SELECT d.id, coalesce((SELECT array_agg(i.n ORDER BY i.n) FROM unnest(show_trgm(d.txt)) u(t)
+		JOIN trgm_id i USING (t)), '{}')
+	FROM doc d;
+ANALYZE doc_trgm;
+
+-- Scores of every pair of one split under one option set, into score.  NULL options are
+-- not passed, so the function's own default applies (what a user who names no option gets).
+CREATE FUNCTION score_split(p_split text, p_cfg text, p_methods text[],
+		p_ngram integer DEFAULT NULL, p_shingle integer DEFAULT NULL, p_stopwords text DEFAULT NULL,
+		p_weighting text DEFAULT NULL, p_simplify boolean DEFAULT NULL, p_k integer DEFAULT NULL)
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	k integer;
+BEGIN
+	DROP TABLE IF EXISTS fp;
+	CREATE TEMP TABLE fp AS
+	SELECT d.id, d.lang, d.family, d.kcode,
+		CASE WHEN 'simhash' = ANY (p_methods) THEN
+			simhash(d.txt,
+				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
+				stopwords => coalesce(p_stopwords, 'builtin'), weighting => coalesce(p_weighting, 'tf'),
+				simplify => coalesce(p_simplify, false))
+		END AS sh,
+		CASE WHEN 'minhash' = ANY (p_methods) THEN
+			minhash(d.txt, k => coalesce(p_k, 128),
+				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
+				stopwords => coalesce(p_stopwords, 'builtin'), simplify => coalesce(p_simplify, false))
+		END AS mh
+	FROM doc d WHERE d.split = p_split;
+	-- with every option NULL, the functions' own defaults, called with no option at all
+	IF p_ngram IS NULL AND p_shingle IS NULL AND p_stopwords IS NULL AND p_weighting IS NULL
+			AND p_simplify IS NULL AND p_k IS NULL THEN
+		UPDATE fp SET sh = CASE WHEN 'simhash' = ANY (p_methods) THEN simhash(d.txt) END,
+			mh = CASE WHEN 'minhash' = ANY (p_methods) THEN minhash(d.txt) END
+		FROM doc d WHERE d.id = fp.id;
+	END IF;
+	CREATE INDEX ON fp (lang, id);
+	ANALYZE fp;
+
+	IF 'simhash' = ANY (p_methods) THEN
+		INSERT INTO score
+		SELECT p_split, p_cfg, 'simhash', 64, a.lang,
+			CASE WHEN a.family <> b.family THEN -1 WHEN a.kcode = 0 THEN b.kcode ELSE 2 END, 64 - hamming_distance(a.sh, b.sh),
+			count(*)
+		FROM fp a JOIN fp b ON b.lang = a.lang AND b.id > a.id
+		GROUP BY 5, 6, 7;
+	END IF;
+	IF 'minhash' = ANY (p_methods) THEN
+		SELECT (minhash_info(mh)).k INTO k FROM fp LIMIT 1;
+		INSERT INTO score
+		SELECT p_split, p_cfg, 'minhash', k, a.lang,
+			CASE WHEN a.family <> b.family THEN -1 WHEN a.kcode = 0 THEN b.kcode ELSE 2 END, round(jaccard(a.mh, b.mh) * k)::integer,
+			count(*)
+		FROM fp a JOIN fp b ON b.lang = a.lang AND b.id > a.id
+		GROUP BY 5, 6, 7;
+	END IF;
+	IF 'trgm' = ANY (p_methods) THEN
+		INSERT INTO score
+		SELECT p_split, p_cfg, 'trgm', 100, a.lang,
+			CASE WHEN a.family <> b.family THEN -1 WHEN a.kcode = 0 THEN b.kcode ELSE 2 END,
+			floor(jaccard(ta.tg, tb.tg) * 100 + 1e-9)::integer,
+			count(*)
+		FROM fp a JOIN fp b ON b.lang = a.lang AND b.id > a.id
+			JOIN doc_trgm ta ON ta.id = a.id JOIN doc_trgm tb ON tb.id = b.id
+		GROUP BY 5, 6, 7;
+	END IF;
+END
+$$;
+
+SET client_min_messages = notice;
+-- The check: the numbered-trigram Jaccard is pg_trgm's similarity(), on 3,000 pairs of the
+-- two splits (similarity() returns real, so equal to 1e-6).
+DO $$
+DECLARE
+	bad integer;
+	tot integer;
+BEGIN
+	SELECT count(*) FILTER (WHERE abs(similarity(a.txt, b.txt) - jaccard(ta.tg, tb.tg)) > 1e-6), count(*)
+	INTO bad, tot
+	FROM (SELECT id, row_number() OVER (ORDER BY hashint4(id)) AS r FROM doc) x
+	JOIN (SELECT id, row_number() OVER (ORDER BY hashint4(id + 7919)) AS r FROM doc) y USING (r)
+	JOIN doc a ON a.id = x.id JOIN doc b ON b.id = y.id
+	JOIN doc_trgm ta ON ta.id = a.id JOIN doc_trgm tb ON tb.id = b.id
+	WHERE x.r <= 3000;
+	IF bad > 0 THEN
+		RAISE EXCEPTION 'numbered-trigram Jaccard differs from pg_trgm similarity() in % of % pairs', bad, tot;
+	END IF;
+	RAISE NOTICE 'trigram check: % pairs equal to similarity()', tot;
+END
+$$;

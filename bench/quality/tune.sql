@@ -1,0 +1,20 @@
+-- tune.sql: the option grid, scored on the tuning split.  Each line varies one choice from
+-- the shipped defaults (ngram 2, shingle 1, built-in stopwords, tf weights, no simplify,
+-- k 128), then the shingle sizes again without stopwords, since the two interact.
+\set ON_ERROR_STOP on
+SET client_min_messages = warning;
+SET jit = off;
+SET max_parallel_workers_per_gather = 0;
+SET work_mem = '256MB';
+
+SELECT score_split('tuning', 'trgm', ARRAY['trgm']);
+SELECT score_split('tuning', format('ngram=%s shingle=%s stopwords=%s', n, sh, st), ARRAY['simhash', 'minhash'],
+		p_ngram => n, p_shingle => sh, p_stopwords => st)
+	FROM (VALUES (2, 1, 'builtin'), (1, 1, 'builtin'), (3, 1, 'builtin'),
+		(2, 2, 'builtin'), (2, 3, 'builtin'), (2, 4, 'builtin'),
+		(2, 1, 'none'), (2, 2, 'none'), (2, 3, 'none'), (2, 4, 'none'),
+		(1, 2, 'builtin'), (1, 3, 'builtin'), (3, 2, 'builtin')) g(n, sh, st);
+SELECT score_split('tuning', 'weighting=binary', ARRAY['simhash'], p_weighting => 'binary');
+SELECT score_split('tuning', 'simplify=true', ARRAY['simhash', 'minhash'], p_simplify => true);
+SELECT score_split('tuning', format('k=%s', k), ARRAY['minhash'], p_k => k)
+	FROM unnest(ARRAY[32, 64, 256]) k;
