@@ -160,20 +160,49 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Reverse v[from .. to - 1] in place. */
+static void
+reverse_u64(uint64_t *v, size_t from, size_t to)
+{
+	while (from + 1 < to)
+	{
+		uint64_t	t = v[from];
+
+		v[from++] = v[--to];
+		v[to] = t;
+	}
+}
+
 size_t
 tfp_sort_unique_u64(uint64_t *v, size_t n)
 {
 	size_t		m = 0;
-
 	size_t		k = 1;
 
 	if (n == 0)
 		return 0;
-	/* already strictly ascending (shingles() output, stored sets): nothing to do */
+	/* already strictly ascending: nothing to do */
 	while (k < n && v[k - 1] < v[k])
 		k++;
 	if (k == n)
 		return n;
+	/*
+	 * Strictly ascending as signed values (shingles() returns bigint order):
+	 * the negatives come first, so rotate them behind the rest.
+	 */
+	for (k = 1; k < n && (int64_t) v[k - 1] < (int64_t) v[k]; k++)
+		;
+	if (k == n)
+	{
+		size_t		neg = 0;
+
+		while (neg < n && (v[neg] >> 63))
+			neg++;
+		reverse_u64(v, 0, neg);
+		reverse_u64(v, neg, n);
+		reverse_u64(v, 0, n);
+		return n;
+	}
 	qsort(v, n, sizeof(uint64_t), cmp_u64);
 	for (size_t i = 1; i < n; i++)
 		if (v[i] != v[m])

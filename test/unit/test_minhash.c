@@ -92,6 +92,16 @@ minhash_set_jaccard_exact(void)
 		CHECK_U64_EQ(d[1], 2);
 		CHECK_U64_EQ(d[2], 7);
 	}
+	/* signed (bigint) order, as shingles() returns: rotated to unsigned order */
+	{
+		uint64_t	g[] = {UINT64_MAX - 5, UINT64_MAX, 0, 3, 9};
+
+		CHECK_INT_EQ(tfp_sort_unique_u64(g, 5), 5);
+		CHECK_U64_EQ(g[0], 0);
+		CHECK_U64_EQ(g[2], 9);
+		CHECK_U64_EQ(g[3], UINT64_MAX - 5);
+		CHECK_U64_EQ(g[4], UINT64_MAX);
+	}
 }
 
 static void
