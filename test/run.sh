@@ -367,7 +367,7 @@ run_tap_tests()
 	# A copy of the tree the unprivileged user owns (the tests may read data
 	# files from it); build products and git history are left behind.
 	mkdir -p "$TAPDIR/src" "$TAPDIR/tmp"
-	tar -C "$ROOT" --exclude=./.git --exclude=./results --exclude=./tmp_check \
+	tar -C "$ROOT" --exclude=./.git --exclude=./results --exclude=./tmp_check --exclude=./bench/out \
 		--exclude='*.o' --exclude='*.so' --exclude='*.bc' -cf - . | tar -C "$TAPDIR/src" -xf - \
 		|| { fail "tap: cannot copy the tree to $TAPDIR"; return; }
 	[ "$(id -u)" -eq 0 ] && chown -R "$TAP_USER:" "$TAPDIR"
