@@ -67,8 +67,10 @@ INSERT INTO doc_trgm
 	FROM doc d;
 ANALYZE doc_trgm;
 
--- Scores of every pair of one split under one option set, into score.  NULL options are
--- not passed, so the function's own default applies (what a user who names no option gets).
+-- Scores of every pair of one split under one option set, into score.  An option left NULL
+-- takes the function's 1.0 default (simhash: ngram 2, shingle 1, built-in stopwords, tf;
+-- minhash: k 128, ngram 2, shingle 2, no stopwords); with all of them NULL the functions are
+-- called with no option at all, which must give the same (sql/golden.sql checks it).
 CREATE FUNCTION score_split(p_split text, p_cfg text, p_methods text[],
 		p_ngram integer DEFAULT NULL, p_shingle integer DEFAULT NULL, p_stopwords text DEFAULT NULL,
 		p_weighting text DEFAULT NULL, p_simplify boolean DEFAULT NULL, p_k integer DEFAULT NULL)
@@ -87,8 +89,8 @@ BEGIN
 		END AS sh,
 		CASE WHEN 'minhash' = ANY (p_methods) THEN
 			minhash(d.txt, k => coalesce(p_k, 128),
-				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
-				stopwords => coalesce(p_stopwords, 'builtin'), simplify => coalesce(p_simplify, false))
+				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 2),
+				stopwords => coalesce(p_stopwords, 'none'), simplify => coalesce(p_simplify, false))
 		END AS mh
 	FROM doc d WHERE d.split = p_split;
 	-- with every option NULL, the functions' own defaults, called with no option at all

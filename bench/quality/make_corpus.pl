@@ -298,7 +298,6 @@ sub edit_reorder {
 sub edit_typos {
 	my ($lang, $s, $title, $body) = @_;
 	my $rate = (0.01, 0.03, 0.08)[$s - 1];
-	my $letter = $lang eq 'en' ? qr/\p{Latin}/ : qr/\p{Han}/;
 	my @pos;
 	if ($lang eq 'en') { while ($body =~ /\b(?=\p{Latin}{2})/g) { push @pos, pos($body); } }
 	else { while ($body =~ /(?=\p{Han}\p{Han})/g) { push @pos, pos($body); } }

@@ -232,8 +232,9 @@ print "## Tuning split: options and thresholds\n\n";
 print "For each method and option set, the single threshold (both languages share a setting) with the best mean F1 of\n"
 	. "English and Chinese among those with at most $MAX_FP_RATE false pairs per unrelated pair in each language (and,\n"
 	. "for SimHash, a radius of at most $MAX_GIN_RADIUS, the largest the default GIN index serves with probe keys); then the\n"
-	. "best mean F1 without that rule, and each language's own best. Options not named are the defaults at the time of\n"
-	. "the run. The chosen row is in bold.\n\n";
+	. "best mean F1 without that rule, and each language's own best. Options not named are the function's 1.0\n"
+	. "defaults. The best row under the rule is in bold (docs/quality.md says which defaults follow it, and why not\n"
+	. "always).\n\n";
 for my $method (qw(simhash minhash trgm)) {
 	print "### $METHOD{$method}\n\n";
 	print "| options | threshold | F1 mean | F1 en | F1 zh | without the rule (threshold, F1 mean) | best en (threshold, F1) | best zh (threshold, F1) |\n|---|---|---:|---:|---:|---|---|---|\n";
@@ -320,7 +321,9 @@ for my $lang (@LANGS) {
 print "## Reporting split: self-join time\n\n";
 print "Every near pair of one language's reporting texts (`a.id < b.id`), at each method's default threshold\n"
 	. "(pg_trgm: the tuned one), with the method's GIN index and without any index (nested loop). Fingerprint\n"
-	. "time is computing the column for every text; the index build is separate.\n\n";
+	. "time is computing the column for every text; the index build is separate. pg_trgm without an index is\n"
+	. "timed on 40 outer rows and scaled to all pairs; a join that ran past 600 s was stopped (NaN). One run on a\n"
+	. "shared 2-core VM: read the ratios, not the last digit.\n\n";
 print "| language | method | texts | fingerprint (s) | index build (s) | index size | join with index (s) | pairs found | plan | join without index (s) |\n"
 	. "|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n";
 for my $r (-e "$out/jointime.tsv" ? read_tsv("$out/jointime.tsv") : ()) {

@@ -1,6 +1,6 @@
--- tune.sql: the option grid, scored on the tuning split.  Each line varies one choice from
--- the shipped defaults (ngram 2, shingle 1, built-in stopwords, tf weights, no simplify,
--- k 128), then the shingle sizes again without stopwords, since the two interact.
+-- tune.sql: the option grid, scored on the tuning split: n-gram size, shingle size and
+-- stopwords together for both methods, then weights (SimHash), simplify, and k (MinHash,
+-- at its defaults).  Options not named are each function's 1.0 defaults.
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
 SET jit = off;
