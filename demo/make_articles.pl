@@ -6,7 +6,7 @@
 # reprints with the edits a republisher makes (byline, footer, typos, a dropped paragraph,
 # swapped sentences, punctuation width, truncation) and records which edits it made, so
 # the demo can tell planted near-duplicates from the rest.  Same input, same output: the
-# only randomness is the LCG below.
+# only randomness is a seeded LCG (scripts/TextfpCorpus.pm).
 #
 # Output columns, tab-separated, COPY text format, no header:
 #   id  lang  source  original_id  edits  title  body
@@ -22,6 +22,7 @@ use Getopt::Long;
 use FindBin;
 use lib "$FindBin::Bin/../scripts";
 use TextfpHtml qw(html_to_text read_utf8);
+use TextfpCorpus qw(seed_rng rnd rand_int pick shuffled han_ratio cap_paragraphs spread copy_escape);
 
 binmode STDOUT, ':encoding(UTF-8)';
 binmode STDERR, ':encoding(UTF-8)';
@@ -45,42 +46,8 @@ my %MIN_CHARS = (en => 400, zh => 200);
 my $MIN_FORTUNE_CHARS = 80;
 my $MAX_CHARS = 6000;
 
-# ---------------------------------------------------------------------------
-# deterministic randomness: a 31-bit LCG, the same on every perl
-# ---------------------------------------------------------------------------
-
-my $rng = $SEED & 0x7fffffff;
-sub rnd {
-	{ use integer; $rng = ($rng * 1103515245 + 12345) & 0x7fffffff; }   # < 2**62: no overflow
-	return $rng / 2147483648;
-}
-sub rand_int { my ($n) = @_; return int(rnd() * $n); }
-sub pick { return $_[rand_int(scalar @_)]; }
-sub shuffled { my @a = @_; for (my $i = $#a; $i > 0; $i--) { my $j = rand_int($i + 1); @a[$i, $j] = @a[$j, $i]; } return @a; }
-
-# ---------------------------------------------------------------------------
-# text helpers
-# ---------------------------------------------------------------------------
-
-sub han_ratio {
-	my ($s) = @_;
-	# tr, not a regex with \p{Han}: several times faster on the 1 MB fortune file
-	my $han = ($s =~ tr/\x{3400}-\x{9FFF}\x{F900}-\x{FAFF}//);
-	my $latin = ($s =~ tr/A-Za-z\x{C0}-\x{24F}//);
-	return $han + $latin ? $han / ($han + $latin) : 0;
-}
-
-# Paragraphs up to $MAX_CHARS, whole ones only.
-sub cap_paragraphs {
-	my @out;
-	my $len = 0;
-	for my $p (@_) {
-		last if @out && $len + length($p) > $MAX_CHARS;
-		push @out, $p;
-		$len += length($p) + 1;
-	}
-	return @out;
-}
+# the only randomness: TextfpCorpus's LCG, the same on every perl
+seed_rng($SEED);
 
 # ---------------------------------------------------------------------------
 # originals: Debian Reference sections
@@ -105,7 +72,7 @@ sub docref_sections {
 			$body_html =~ s/<table class="table".*?<\/table>//gs;
 			$body_html =~ s/<p class="title">.*?<\/p>//gs;
 			my @paras = grep { length } map { html_to_text($_) } ($body_html =~ /<p\b[^>]*>(.*?)<\/p>/gs);
-			@paras = cap_paragraphs(@paras);
+			@paras = cap_paragraphs($MAX_CHARS, @paras);
 			my $body = join "\n", @paras;
 			next if length($body) < $MIN_CHARS{$lang};
 			# zh-cn pages keep some paragraphs untranslated: skip sections that are mostly English
@@ -161,13 +128,6 @@ sub fortunes {
 sub unique_bodies {
 	my %seen;
 	return grep { (my $k = $_->{body}) =~ s/\s+//g; !$seen{$k}++ } @_;
-}
-
-# Up to $n of the list, spread evenly, in source order.
-sub spread {
-	my ($n, @list) = @_;
-	return @list if @list <= $n;
-	return map { $list[int($_ * @list / $n)] } 0 .. $n - 1;
 }
 
 my @en = unique_bodies(docref_sections('en', 'en'));
@@ -361,16 +321,6 @@ sub reprint {
 # ---------------------------------------------------------------------------
 # output
 # ---------------------------------------------------------------------------
-
-sub copy_escape {
-	my ($s) = @_;
-	return '\N' unless defined $s;
-	$s =~ s/\\/\\\\/g;
-	$s =~ s/\t/\\t/g;
-	$s =~ s/\n/\\n/g;
-	$s =~ s/\r/\\r/g;
-	return $s;
-}
 
 my $id = 0;
 my @rows;

@@ -10,7 +10,8 @@
 # unrelated.  Originals that share a verbatim paragraph of 40 characters or more with an
 # earlier original are left out first, since they are natural copies whose provenance is
 # not known.  Families are split into a tuning part and a reporting part by a seeded
-# shuffle.  Same input, same output: the only randomness is the LCG below.
+# shuffle.  Same input, same output: the only randomness is a seeded LCG
+# (scripts/TextfpCorpus.pm).
 #
 # Output columns, tab-separated, COPY text format, no header:
 #   id  lang  split  family  source  kind  strength  edits  title  body
@@ -27,6 +28,7 @@ use File::Temp qw(tempfile);
 use FindBin;
 use lib "$FindBin::Bin/../../scripts";
 use TextfpHtml qw(html_to_text read_utf8);
+use TextfpCorpus qw(seed_rng rnd rand_int pick shuffled han_ratio cap_paragraphs spread copy_escape);
 
 binmode STDOUT, ':encoding(UTF-8)';
 binmode STDERR, ':encoding(UTF-8)';
@@ -45,40 +47,12 @@ my %MIN_CHARS = (en => 400, zh => 200);
 my $MAX_CHARS = 6000;
 my $FORTUNE_SHARE = 0.25;  # at most this share of the Chinese originals are fortunes-zh records
 
-# ---------------------------------------------------------------------------
-# deterministic randomness: a 31-bit LCG, the same on every perl
-# ---------------------------------------------------------------------------
-
-my $rng = $SEED & 0x7fffffff;
-sub rnd {
-	{ use integer; $rng = ($rng * 1103515245 + 12345) & 0x7fffffff; }
-	return $rng / 2147483648;
-}
-sub rand_int { my ($n) = @_; return int(rnd() * $n); }
-sub pick { return $_[rand_int(scalar @_)]; }
-sub shuffled { my @a = @_; for (my $i = $#a; $i > 0; $i--) { my $j = rand_int($i + 1); @a[$i, $j] = @a[$j, $i]; } return @a; }
+# the only randomness: TextfpCorpus's LCG, the same on every perl
+seed_rng($SEED);
 
 # ---------------------------------------------------------------------------
 # originals
 # ---------------------------------------------------------------------------
-
-sub han_ratio {
-	my ($s) = @_;
-	my $han = ($s =~ tr/\x{3400}-\x{9FFF}\x{F900}-\x{FAFF}//);
-	my $latin = ($s =~ tr/A-Za-z\x{C0}-\x{24F}//);
-	return $han + $latin ? $han / ($han + $latin) : 0;
-}
-
-sub cap_paragraphs {
-	my @out;
-	my $len = 0;
-	for my $p (@_) {
-		last if @out && $len + length($p) > $MAX_CHARS;
-		push @out, $p;
-		$len += length($p) + 1;
-	}
-	return @out;
-}
 
 # One original per h2..h4 section of an HTML book: its prose paragraphs, not listings,
 # tables or figure titles.
@@ -98,7 +72,7 @@ sub html_sections {
 			# <p> in the Reference, <div class="para"> in the Handbook
 			my @paras = grep { length } map { html_to_text($_) } grep { defined }
 				($body_html =~ /<p\b[^>]*>(.*?)<\/p>|<div class="para"[^>]*>(.*?)<\/div>/gs);
-			@paras = cap_paragraphs(@paras);
+			@paras = cap_paragraphs($MAX_CHARS, @paras);
 			my $body = join "\n", @paras;
 			next if length($body) < $MIN_CHARS{$lang};
 			next if $lang eq 'zh' && han_ratio($body) < 0.5;   # untranslated sections
@@ -146,12 +120,6 @@ sub without_natural_copies {
 		push @keep, $a;
 	}
 	return @keep;
-}
-
-sub spread {
-	my ($n, @list) = @_;
-	return @list if @list <= $n;
-	return map { $list[int($_ * @list / $n)] } 0 .. $n - 1;
 }
 
 my %dropped = (en => 0, zh => 0);
@@ -391,16 +359,6 @@ my %KINDS = (
 # ---------------------------------------------------------------------------
 # families and output
 # ---------------------------------------------------------------------------
-
-sub copy_escape {
-	my ($s) = @_;
-	return '\N' unless defined $s;
-	$s =~ s/\\/\\\\/g;
-	$s =~ s/\t/\\t/g;
-	$s =~ s/\n/\\n/g;
-	$s =~ s/\r/\\r/g;
-	return $s;
-}
 
 my @rows;
 my $id = 0;
