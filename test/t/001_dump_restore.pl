@@ -45,7 +45,7 @@ UPDATE docs SET fp = simhash(body) WHERE body IS NOT NULL;
 UPDATE docs SET ball = hamming_ball(fp, id % 65) WHERE id >= 10;
 UPDATE docs SET mh = minhash(body, k => 32), jball = jaccard_ball(minhash(body, k => 8, seed => -id), id / 400.0)
 	WHERE body IS NOT NULL;
-UPDATE docs SET mh = ('oph32:k=32:seed=0:pipe=195b949c:' || repeat('ffffffff', 31) || '00000000')::minhash_sig,
+UPDATE docs SET mh = ('oph32:k=32:seed=0:pipe=820db166:' || repeat('ffffffff', 31) || '00000000')::minhash_sig,
 	jball = ('kperm32:k=1:seed=-9223372036854775808:pipe=ffffffff:ffffffff/1')::jaccard_ball WHERE id = 1;
 CREATE INDEX docs_body_fp ON docs (simhash(body));
 CREATE INDEX docs_mh ON docs USING gin (mh gin_minhash_ops (bits = 20));

@@ -348,8 +348,12 @@ minhash_pipeline_id_tracks_options(void)
 	CHECK_U64_EQ(tfp_stopset_fingerprint(NULL), 0);
 	tfp_stopset_free(&env, s1);
 	tfp_stopset_free(&env, s2);
-	/* pinned: stored signatures carry it */
+	/* pinned: stored signatures carry it (simhash's defaults, and minhash's: shingle 2, no stopwords) */
 	CHECK_U64_EQ(base, UINT32_C(0x195b949c));
+	p = o;
+	p.shingle = 2;
+	p.builtin_stopwords = 0;
+	CHECK_U64_EQ(tfp_pipeline_id(&p), UINT32_C(0x820db166));
 }
 
 static void
