@@ -1,10 +1,11 @@
 -- load.sql: the labeled corpus (make_corpus.pl on stdin), pg_trgm's trigram sets, and the
 -- functions that score every pair of one split under one set of options.
 --
--- A pair is two texts of one language and one split.  Its class comes from provenance only:
--- 'unrelated' (two families), '<kind>:<strength>' (an original and its copy), 'copy' (two
--- copies of one original).  Ids are given family by family, original first, so in a pair
--- a.id < b.id of one family a is the original or both are copies.
+-- A pair is two texts of one language and one split.  Its class (score.cls) comes from
+-- provenance only: -1 unrelated (two families), the copy's kcode for an original and its
+-- copy, 2 for two copies of one original.  Ids are given family by family, original first,
+-- so in a pair a.id < b.id of one family a is the original or both are copies.  The kind
+-- numbers below must match @KIND in report.pl, which names the classes.
 --
 -- Scores are integers where higher means more alike, so every method's threshold is
 -- "score >= s": SimHash 64 - Hamming distance; MinHash the number of equal positions
@@ -77,29 +78,26 @@ CREATE FUNCTION score_split(p_split text, p_cfg text, p_methods text[],
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	k integer;
+	-- every option NULL: call the functions with no option at all
+	bare boolean := num_nulls(p_ngram, p_shingle, p_stopwords, p_weighting, p_simplify, p_k) = 6;
 BEGIN
 	DROP TABLE IF EXISTS fp;
 	CREATE TEMP TABLE fp AS
 	SELECT d.id, d.lang, d.family, d.kcode,
-		CASE WHEN 'simhash' = ANY (p_methods) THEN
-			simhash(d.txt,
+		CASE WHEN NOT 'simhash' = ANY (p_methods) THEN NULL
+			WHEN bare THEN simhash(d.txt)
+			ELSE simhash(d.txt,
 				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
 				stopwords => coalesce(p_stopwords, 'builtin'), weighting => coalesce(p_weighting, 'tf'),
 				simplify => coalesce(p_simplify, false))
 		END AS sh,
-		CASE WHEN 'minhash' = ANY (p_methods) THEN
-			minhash(d.txt, k => coalesce(p_k, 128),
+		CASE WHEN NOT 'minhash' = ANY (p_methods) THEN NULL
+			WHEN bare THEN minhash(d.txt)
+			ELSE minhash(d.txt, k => coalesce(p_k, 128),
 				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 2),
 				stopwords => coalesce(p_stopwords, 'none'), simplify => coalesce(p_simplify, false))
 		END AS mh
 	FROM doc d WHERE d.split = p_split;
-	-- with every option NULL, the functions' own defaults, called with no option at all
-	IF p_ngram IS NULL AND p_shingle IS NULL AND p_stopwords IS NULL AND p_weighting IS NULL
-			AND p_simplify IS NULL AND p_k IS NULL THEN
-		UPDATE fp SET sh = CASE WHEN 'simhash' = ANY (p_methods) THEN simhash(d.txt) END,
-			mh = CASE WHEN 'minhash' = ANY (p_methods) THEN minhash(d.txt) END
-		FROM doc d WHERE d.id = fp.id;
-	END IF;
 	CREATE INDEX ON fp (lang, id);
 	ANALYZE fp;
 
