@@ -3,7 +3,7 @@
 
 EXTENSION = textfp
 MODULE_big = textfp
-DATA = textfp--1.0.sql
+DATA = textfp--1.0.sql textfp--1.0--1.1.sql
 PGFILEDESC = "textfp - text fingerprints and near-duplicate detection"
 
 CORE_OBJS = \

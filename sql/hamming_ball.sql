@@ -38,9 +38,11 @@ SELECT hamming_ball_recv_ok FROM (
          AS hamming_ball_recv_ok) s;
 CREATE TEMP TABLE ball_io (b hamming_ball);
 INSERT INTO ball_io VALUES ('0123456789abcdef/7'), (NULL);
-COPY ball_io TO '/tmp/textfp_ball_io.bin' WITH (FORMAT binary);
+-- a file in the data directory: the server can write it whoever runs the tests
+SELECT current_setting('data_directory') || '/textfp_ball_io.bin' AS binfile \gset
+COPY ball_io TO :'binfile' WITH (FORMAT binary);
 TRUNCATE ball_io;
-COPY ball_io FROM '/tmp/textfp_ball_io.bin' WITH (FORMAT binary);
+COPY ball_io FROM :'binfile' WITH (FORMAT binary);
 SELECT * FROM ball_io;
 
 DROP TABLE ball_t;

@@ -12,7 +12,7 @@
 
 #include "tfp_core.h"
 
-#define TEXTFP_VERSION "1.0"
+#define TEXTFP_VERSION "1.1"
 
 /* simhash64 is laid out LIKE int8: by value exactly where int8 is. */
 #define DatumGetSimhash64(d)	((uint64) DatumGetInt64(d))
