@@ -59,6 +59,10 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS does not track headers: every object depends on those it may include.
+$(CORE_OBJS): src/core/tfp_core.h
+$(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
+
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.
 override CPPFLAGS := $(patsubst -I%,-isystem %,$(filter -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))) \
@@ -73,7 +77,7 @@ installcheck-probe:
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c
+test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

@@ -14,6 +14,12 @@
 
 #define TEXTFP_VERSION "1.1"
 
+/*
+ * The working memory the core may take for one call (beyond the text
+ * itself): 8 times the input limit, under palloc's 1 GB for any one piece.
+ */
+#define TEXTFP_MEMORY_LIMIT (8 * TFP_MAX_INPUT_BYTES)
+
 /* simhash64 is laid out LIKE int8: by value exactly where int8 is. */
 #define DatumGetSimhash64(d)	((uint64) DatumGetInt64(d))
 #define Simhash64GetDatum(v)	Int64GetDatum((int64) (v))
