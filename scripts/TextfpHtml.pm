@@ -45,7 +45,8 @@ sub read_utf8 {
 # Administrator's Handbook's): its prose paragraphs, not listings, tables or figure titles,
 # the first ones up to $limits->{max_chars} characters; sections shorter than
 # $limits->{min_chars}{$lang}, Chinese ones mostly untranslated and English ones with any
-# Han are left out.  Each: { lang, source (label/file#n), title, body (paragraphs, one a line) }.
+# Han are left out; $limits->{paragraph_filter}, if given, decides first which paragraphs
+# count.  Each: { lang, source (label/file#n), title, body (paragraphs, one a line) }.
 sub html_sections {
 	my ($lang, $label, $limits, @files) = @_;
 	my @articles;
@@ -62,6 +63,7 @@ sub html_sections {
 			# <p> in the Reference, <div class="para"> in the Handbook
 			my @paras = grep { length } map { html_to_text($_) } grep { defined }
 				($body_html =~ /<p\b[^>]*>(.*?)<\/p>|<div class="para"[^>]*>(.*?)<\/div>/gs);
+			@paras = grep { $limits->{paragraph_filter}->($_) } @paras if $limits->{paragraph_filter};
 			@paras = cap_paragraphs($limits->{max_chars}, @paras);
 			my $body = join "\n", @paras;
 			next if length($body) < $limits->{min_chars}{$lang};
