@@ -21,7 +21,7 @@ textlike_file() {
 	repo=$(cd "$_textlike_dir/../.." && pwd)
 	key=$(
 		for v in N SEED ZH_SHARE FAMILY_SHARE MAX_FAMILY FAMILY_ALPHA BIG_FAMILIES TEMPLATE_SHARE SITES \
-			LONG_SHARE SHORT_BYTES LONG_BYTES TOPIC_P TRIGRAM_P; do
+			LONG_SHARE SHORT_BYTES LONG_BYTES TOPIC_P TRIGRAM_P WRAPPING; do
 			printf '%s=%s\n' "$v" "${!v-}"
 		done
 		cat "$_textlike_dir/make_textlike.pl" "$_textlike_dir/textlike_sample.c" \

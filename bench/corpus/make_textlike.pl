@@ -21,9 +21,9 @@
 #
 # Parameters (environment): N, SEED, ZH_SHARE, FAMILY_SHARE, MAX_FAMILY, FAMILY_ALPHA,
 # BIG_FAMILIES, TEMPLATE_SHARE, SITES, LONG_SHARE, SHORT_BYTES, LONG_BYTES, TOPIC_P,
-# TRIGRAM_P; bench/README.md says what each means and its default.  Same parameters and
-# packages, same output.  Core Perl, a C compiler (cc), uconv (icu-devtools), and the
-# packages debian-reference-en, debian-reference-zh-cn, debian-handbook.
+# TRIGRAM_P, WRAPPING; bench/README.md says what each means and its default.  Same
+# parameters and packages, same output.  Core Perl, a C compiler (cc), uconv (icu-devtools),
+# and the packages debian-reference-en, debian-reference-zh-cn, debian-handbook.
 #
 # Usage: perl bench/corpus/make_textlike.pl > corpus.tsv      (N=10000 for a quick look)
 
@@ -64,6 +64,7 @@ my $SHORT_BYTES    = param('SHORT_BYTES', 1024, qr/[1-9][0-9]*/);
 my $LONG_BYTES     = param('LONG_BYTES', 5120, qr/[1-9][0-9]*/);
 my $TOPIC_P        = param('TOPIC_P', 0.5, $NUM);
 my $TRIGRAM_P      = param('TRIGRAM_P', 0.4, $NUM);
+my $WRAPPING       = param('WRAPPING', 1, qr/[01]/);
 for ([ZH_SHARE => $ZH_SHARE], [FAMILY_SHARE => $FAMILY_SHARE], [TEMPLATE_SHARE => $TEMPLATE_SHARE],
 	[LONG_SHARE => $LONG_SHARE], [TOPIC_P => $TOPIC_P], [TRIGRAM_P => $TRIGRAM_P]) {
 	die "make_textlike: $_->[0] must be in 0..1\n" if $_->[1] > 1;
@@ -183,8 +184,8 @@ my @ROLE_NAME = qw(singleton original copy template);
 seed_rng($SEED);
 my @role = (SINGLETON) x $N;
 my @group;       # family or template group index of an id
-my @families;    # { lang, size, ids => [original, copies...] }
-my @templates;   # { lang, site, ids => [...] }
+my @families;    # { lang, ids => [original, copies...] }, ids as 0-based slots
+my @templates;   # { lang, ids => [instances...] }
 
 # the first free slot from $want on, wrapping around to just after $after
 sub take_slot {
@@ -473,7 +474,7 @@ sub copy_unescape { my ($s) = @_; $s =~ s/\\(.)/$UNESCAPE{$1} \/\/ $1/ge; return
 # UTF-8 bytes.
 sub compose {
 	my ($site, $epoch, $author, $title, $body) = @_;
-	my ($before, $byline, $prefix, $after) = wrapping($site, $epoch, $author);
+	my ($before, $byline, $prefix, $after) = $WRAPPING ? wrapping($site, $epoch, $author) : ();
 	my @lines = ((defined $before ? encode_utf8(copy_escape($before)) : ()), $title,
 		(defined $byline ? encode_utf8(copy_escape($byline)) : ()),
 		(defined $prefix ? encode_utf8(copy_escape($prefix)) : '') . $body,

@@ -9,7 +9,10 @@
 -- (originals and copies of different families, as bench/quality scores them); real
 -- originals only (all pairs: no edited copy in them); real Chinese without fortunes-zh (the
 -- generator learns from the books only); generated, the sampled rows (not two of one family;
--- two instances of one template do count, as do two articles of one site).
+-- two instances of one template do count, as do two articles of one site).  Two subsets are
+-- shown besides: real originals both of 1,500 bytes or more (generated articles are longer,
+-- and longer texts share more common shingles), and generated pairs of two sites and not of
+-- one template (the article text without the site's boilerplate in common).
 --
 -- Usage: perl stats_rows.pl REAL.tsv GEN.tsv SAMPLE | psql -X -v pairs=200000 -f stats.sql
 -- Everything lives in schema corpus_stats, dropped first.
@@ -60,7 +63,7 @@ CREATE TABLE member AS
 	WHERE CASE p.population
 		WHEN 'real, all rows' THEN true
 		WHEN 'real, originals' THEN d.role = 'original'
-		WHEN 'real, books only' THEN d.role = 'original' AND d.source = 'books'
+		WHEN 'real, books only' THEN d.role = 'original' AND d.source = 'books' AND d.lang = 'zh'
 		ELSE d.sampled END;
 CREATE INDEX ON member (population, lang, k);
 ANALYZE member;
