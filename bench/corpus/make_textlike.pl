@@ -41,6 +41,7 @@ use TextfpCorpus qw(seed_rng rnd rand_int pick shuffled han_ratio copy_escape);
 use TextfpEdits qw(%EDIT %KINDS set_titles set_script_converter uconv_traditional);
 
 binmode STDERR, ':encoding(UTF-8)';
+STDERR->autoflush(1);    # progress notes as they come, through the encoding layer
 binmode STDOUT, ':raw';
 
 sub param {
