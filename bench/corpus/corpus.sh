@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # corpus.sh: sourced by a benchmark to get the generated corpus as a file or as a loaded table.
 #
 #   source bench/corpus/corpus.sh
@@ -34,7 +35,11 @@ textlike_file() {
 			debian-handbook >&2 || return 1
 		mkdir -p "$(dirname "$out")"
 		echo "textlike_file: making $out" >&2
-		perl "$_textlike_dir/make_textlike.pl" > "$out.part" && mv "$out.part" "$out" || { rm -f "$out.part"; return 1; }
+		if ! perl "$_textlike_dir/make_textlike.pl" > "$out.part"; then
+			rm -f "$out.part"
+			return 1
+		fi
+		mv "$out.part" "$out"
 		chmod 644 "$out"
 	fi
 	printf '%s\n' "$out"
