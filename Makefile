@@ -18,7 +18,8 @@ CORE_OBJS = \
 	src/core/simhash.o \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
-	src/core/minhash.o
+	src/core/minhash.o \
+	src/core/formats.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
