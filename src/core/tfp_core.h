@@ -135,10 +135,10 @@ typedef tfp_status (*tfp_token_fn) (void *arg, size_t off, size_t len);
 extern tfp_status tfp_tokenize_stream(tfp_env *env, const tfp_options *opts,
 									  const char *text, size_t len,
 									  tfp_token_fn fn, void *arg);
-/* The same with the ICU tokenizer's pieces of about piece_bytes (for tests). */
-extern tfp_status tfp_tokenize_pieces(tfp_env *env, const tfp_options *opts,
-									  const char *text, size_t len, size_t piece_bytes,
-									  tfp_token_fn fn, void *arg);
+/* The same with the ICU tokenizer's runs cut at max_run code points (for tests). */
+extern tfp_status tfp_tokenize_runs(tfp_env *env, const tfp_options *opts,
+									const char *text, size_t len, size_t max_run,
+									tfp_token_fn fn, void *arg);
 /* All tokens in one array. */
 extern tfp_status tfp_tokenize(tfp_env *env, const tfp_options *opts,
 							   const char *text, size_t len,
