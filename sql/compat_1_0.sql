@@ -4,6 +4,7 @@
 -- compared as a digest of every member's description, definition, operator
 -- links, operator-class entries, type properties, casts and comment.
 SET client_min_messages = warning;
+SELECT current_user AS regress_user \gset
 DROP DATABASE IF EXISTS textfp_v10;
 DROP DATABASE IF EXISTS textfp_v11;
 CREATE DATABASE textfp_v10;
@@ -47,6 +48,21 @@ SELECT count(*) AS rows, count(*) FILTER (WHERE fp = simhash(body) AND fp2 = sim
        AND sh = shingles(body)) AS unchanged
 FROM stored;
 
+-- textfp is trusted: a user without superuser installs the same 1.1 (the
+-- update script's catalog change runs as the bootstrap superuser)
 \c contrib_regression
+SET client_min_messages = warning;
+DROP ROLE IF EXISTS textfp_plain_user;
+CREATE ROLE textfp_plain_user LOGIN;
+CREATE DATABASE textfp_trusted OWNER textfp_plain_user;
+\c textfp_trusted textfp_plain_user
+SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
+CREATE EXTENSION textfp;
+:objects \gset trusted_
+SELECT :'trusted_digest' = :'fresh_digest' AS same_objects_as_fresh;
+
+\c contrib_regression :regress_user
 DROP DATABASE textfp_v10;
 DROP DATABASE textfp_v11;
+DROP DATABASE textfp_trusted;
+DROP ROLE textfp_plain_user;
