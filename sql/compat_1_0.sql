@@ -7,8 +7,10 @@ SET client_min_messages = warning;
 SELECT current_user AS regress_user \gset
 DROP DATABASE IF EXISTS textfp_v10;
 DROP DATABASE IF EXISTS textfp_v11;
-CREATE DATABASE textfp_v10;
-CREATE DATABASE textfp_v11;
+-- as pg_regress makes its own database (--no-locale): to_tsvector's parser,
+-- which golden.sql uses, depends on the locale
+CREATE DATABASE textfp_v10 TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
+CREATE DATABASE textfp_v11 TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
 
 \set objects 'SELECT md5(string_agg(d, E''\n'' ORDER BY d)) AS digest, count(*) AS members FROM (SELECT pg_describe_object(dep.classid, dep.objid, 0) || '' | '' || coalesce(obj_description(dep.objid, dep.classid::regclass::name), ''-'') || '' | '' || CASE dep.classid WHEN ''pg_proc''::regclass THEN (SELECT CASE p.prokind WHEN ''a'' THEN ''aggregate '' || (SELECT a.aggtransfn || ''/'' || a.aggfinalfn || ''/'' || a.aggcombinefn || ''/'' || a.aggserialfn || ''/'' || a.aggdeserialfn || ''/'' || format_type(a.aggtranstype, NULL) FROM pg_aggregate a WHERE a.aggfnoid = p.oid) ELSE pg_get_functiondef(p.oid) END FROM pg_proc p WHERE p.oid = dep.objid) WHEN ''pg_operator''::regclass THEN (SELECT concat_ws('','', o.oprcode, o.oprcom::regoperator, o.oprnegate::regoperator, o.oprrest, o.oprjoin, o.oprcanmerge, o.oprcanhash) FROM pg_operator o WHERE o.oid = dep.objid) WHEN ''pg_type''::regclass THEN (SELECT concat_ws('','', t.typlen, t.typbyval, t.typalign, t.typstorage, t.typinput, t.typoutput, t.typreceive, t.typsend, t.typmodin, t.typmodout, t.typanalyze) FROM pg_type t WHERE t.oid = dep.objid) WHEN ''pg_cast''::regclass THEN (SELECT concat_ws('','', c.castfunc::regprocedure, c.castcontext, c.castmethod) FROM pg_cast c WHERE c.oid = dep.objid) WHEN ''pg_opfamily''::regclass THEN (SELECT string_agg(x, '';'' ORDER BY x) FROM (SELECT concat_ws('','', ''op'', amopstrategy, amoplefttype::regtype, amoprighttype::regtype, amopopr::regoperator, amoppurpose, amopsortfamily) x FROM pg_amop WHERE amopfamily = dep.objid UNION ALL SELECT concat_ws('','', ''proc'', amprocnum, amproclefttype::regtype, amprocrighttype::regtype, amproc::regprocedure) FROM pg_amproc WHERE amprocfamily = dep.objid) s) WHEN ''pg_opclass''::regclass THEN (SELECT concat_ws('','', c.opcdefault, c.opcintype::regtype, c.opckeytype::regtype) FROM pg_opclass c WHERE c.oid = dep.objid) ELSE '''' END AS d FROM pg_depend dep JOIN pg_extension e ON dep.refclassid = ''pg_extension''::regclass AND dep.refobjid = e.oid WHERE e.extname = ''textfp'' AND dep.deptype = ''e'') s'
 
@@ -54,7 +56,7 @@ FROM stored;
 SET client_min_messages = warning;
 DROP ROLE IF EXISTS textfp_plain_user;
 CREATE ROLE textfp_plain_user LOGIN;
-CREATE DATABASE textfp_trusted OWNER textfp_plain_user;
+CREATE DATABASE textfp_trusted OWNER textfp_plain_user TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
 \c textfp_trusted textfp_plain_user
 SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
 CREATE EXTENSION textfp;
