@@ -13,18 +13,6 @@
 
 #include "tfp_core.h"
 
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Exactly 8 hex digits at *p (before end); advances past them. */
 static bool
 hex32(const char **p, const char *end, uint32_t *out)
@@ -35,7 +23,7 @@ hex32(const char **p, const char *end, uint32_t *out)
 		return false;
 	for (int i = 0; i < 8; i++)
 	{
-		int			d = hex_digit((*p)[i]);
+		int			d = tfp_hex_digit((*p)[i]);
 
 		if (d < 0)
 			return false;

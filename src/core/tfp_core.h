@@ -290,6 +290,8 @@ tfp_bound_distance(uint64_t and_bits, uint64_t or_bits, uint64_t q)
 	return tfp_popcount64((and_bits & ~q) | (~or_bits & q));
 }
 
+/* The value of a hex digit in either case, or -1. */
+extern int	tfp_hex_digit(char c);
 /* Parse exactly 16 hex digits; false on anything else. */
 extern bool tfp_hex64_parse(const char *s, size_t len, uint64_t *out);
 /* Write 16 lower-case hex digits and a NUL into buf[17]. */
