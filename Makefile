@@ -17,7 +17,8 @@ CORE_OBJS = \
 	src/core/simhash.o \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
-	src/core/minhash.o
+	src/core/minhash.o \
+	src/core/mih.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -36,7 +37,15 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_text.o \
 	src/minhash_gin.o \
 	src/minhash_selfuncs.o \
-	src/selfuncs_common.o
+	src/selfuncs_common.o \
+	src/mih.o \
+	src/mihbuild.o \
+	src/mihinsert.o \
+	src/mihscan.o \
+	src/mihvacuum.o \
+	src/mihwal.o \
+	src/mihcost.o \
+	src/mihvalidate.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
