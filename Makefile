@@ -22,6 +22,7 @@ CORE_OBJS = \
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
+	src/catalog.o \
 	src/pipeline.o \
 	src/simhash64.o \
 	src/hamming_ball.o \
@@ -38,6 +39,7 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_gin.o \
 	src/minhash_selfuncs.o \
 	src/selfuncs_common.o \
+	src/near_support.o \
 	src/mih.o \
 	src/mihbuild.o \
 	src/mihinsert.o \
@@ -50,8 +52,14 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
+	options_cache \
 	mih mih_options
 REGRESS_OPTS = --encoding=UTF8 --no-locale
+
+# Reproductions of crashes and bad inputs run in a pg_regress pass of their
+# own, after the main tests (make installcheck-probe), so that a regression
+# that takes the server down fails only them.
+PROBE_REGRESS = selfuncs_probe
 
 # ICU for normalisation and word breaks; xxhash is used header-only.
 PG_CPPFLAGS = -Isrc/core
@@ -61,17 +69,25 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS does not track headers: every object depends on those it may include.
+$(CORE_OBJS): src/core/tfp_core.h
+$(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
+
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.
 override CPPFLAGS := $(patsubst -I%,-isystem %,$(filter -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))) \
 	$(filter-out -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))
 override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 
+.PHONY: installcheck-probe
+installcheck-probe:
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PROBE_REGRESS)
+
 # --- C unit tests for src/core (no server needed) ---
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c
+test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

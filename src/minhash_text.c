@@ -56,7 +56,7 @@ textfp_minhash_text(PG_FUNCTION_ARGS)
 	sig = minhash_sig_make(k, method, o->pipeline_id, (int64) o->opts.seed);
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values);
+	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values, NULL);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
 	PG_RETURN_POINTER(sig);
@@ -131,15 +131,6 @@ int8_array(const uint64 *v, size_t n)
 	return construct_array(d, (int) n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 }
 
-static int
-cmp_int64(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a;
-	int64		y = *(const int64 *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* shingles(doc, <pipeline options>): sorted as bigint, distinct */
 PG_FUNCTION_INFO_V1(textfp_shingles);
 Datum
@@ -160,19 +151,18 @@ textfp_shingles(PG_FUNCTION_ARGS)
 	rc = tfp_extract(&env, &o->opts, u8, len, true, false, &fs);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
-	if (fs.n > MaxArraySize)
+	n = fs.n;
+	if (n > MaxArraySize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many shingles: %zu", fs.n)));
-	h = palloc((fs.n ? fs.n : 1) * sizeof(uint64));
-	for (size_t i = 0; i < fs.n; i++)
+				 errmsg("too many shingles: %zu", n)));
+	/* distinct hashes (the table dedupes by hash), in bigint order */
+	h = palloc((n ? n : 1) * sizeof(uint64));
+	for (size_t i = 0; i < n; i++)
 		h[i] = fs.items[i].hash;
-	qsort(h, fs.n, sizeof(uint64), cmp_int64);
-	/* the pipeline dedupes by shingle text; two texts may share a hash */
-	n = 0;
-	for (size_t i = 0; i < fs.n; i++)
-		if (n == 0 || h[i] != h[n - 1])
-			h[n++] = h[i];
+	tfp_featureset_free(&env, &fs);
+	if ((rc = tfp_sort_u64(&env, h, n, true)) != TFP_OK)
+		textfp_report(rc, &env);
 	PG_RETURN_ARRAYTYPE_P(int8_array(h, n));
 }
 
@@ -185,10 +175,14 @@ textfp_set_jaccard(PG_FUNCTION_ARGS)
 	int			nb;
 	uint64	   *a = array_items(PG_GETARG_ARRAYTYPE_P(0), "jaccard arguments", &na);
 	uint64	   *b = array_items(PG_GETARG_ARRAYTYPE_P(1), "jaccard arguments", &nb);
-	size_t		ua = tfp_sort_unique_u64(a, na);
+	size_t		ua;
 	size_t		ub;
+	tfp_env		env;
+	tfp_status	rc;
 
-	CHECK_FOR_INTERRUPTS();
-	ub = tfp_sort_unique_u64(b, nb);
+	textfp_env_init(&env, CurrentMemoryContext);
+	if ((rc = tfp_sort_unique_u64(&env, a, na, &ua)) != TFP_OK ||
+		(rc = tfp_sort_unique_u64(&env, b, nb, &ub)) != TFP_OK)
+		textfp_report(rc, &env);
 	PG_RETURN_FLOAT8(tfp_set_jaccard(a, ua, b, ub));
 }

@@ -34,7 +34,7 @@ textfp_simhash_text(PG_FUNCTION_ARGS)
 	tfp_status	rc;
 
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_simhash_text(&env, opts, u8, len, &fp);
+	rc = tfp_simhash_text(&env, opts, u8, len, &fp, NULL);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
 	PG_RETURN_SIMHASH64(fp);

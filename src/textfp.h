@@ -14,6 +14,12 @@
 
 #define TEXTFP_VERSION "1.1"
 
+/*
+ * The working memory the core may take for one call (beyond the text
+ * itself): 8 times the input limit, under palloc's 1 GB for any one piece.
+ */
+#define TEXTFP_MEMORY_LIMIT (8 * TFP_MAX_INPUT_BYTES)
+
 /* simhash64 is laid out LIKE int8: by value exactly where int8 is. */
 #define DatumGetSimhash64(d)	((uint64) DatumGetInt64(d))
 #define Simhash64GetDatum(v)	Int64GetDatum((int64) (v))
@@ -104,6 +110,21 @@ typedef struct JaccardBall
 #define TFP_INPUT_ERROR(fcinfo, ...) ereport(ERROR, __VA_ARGS__)
 #endif
 
+/* catalog.c: textfp's own types and functions, found through the extension */
+typedef struct TextfpObjects
+{
+	bool		valid;
+	Oid			simhash64;
+	Oid			hamming_ball;
+	Oid			minhash_sig;
+	Oid			jaccard_ball;
+	Oid			hamming_ball_fn;	/* hamming_ball(simhash64, integer) */
+	Oid			jaccard_ball_fn;	/* jaccard_ball(minhash_sig, float8) */
+} TextfpObjects;
+
+extern const TextfpObjects *textfp_objects(void);
+extern bool textfp_is_type(Oid typid, Oid want);
+
 /* simhash64.c: centre and radius of an index search */
 extern int	simhash_query_radius(StrategyNumber strategy, Datum query, uint64 *center);
 
@@ -114,6 +135,7 @@ extern int	simhash_gist_penalty(const SimhashGistKey *o, const SimhashGistKey *a
 /* minhash_sig.c */
 extern MinhashSig *minhash_sig_make(int k, tfp_minhash_method method,
 									uint32 pipeline, int64 seed);
+extern bool minhash_sig_is_valid(const MinhashSig *sig);
 extern void minhash_sig_check_pair(const MinhashSig *a, const MinhashSig *b);
 extern void minhash_sig_check_threshold(double t);
 extern void minhash_sig_write(StringInfo buf, const MinhashSig *sig);

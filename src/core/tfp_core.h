@@ -16,6 +16,11 @@
 
 /* Limits on sizes that users control (documented in docs/reference.md). */
 #define TFP_MAX_INPUT_BYTES   (64 * 1024 * 1024)	/* UTF-8 bytes of one text */
+/* The text after normalisation (NFKC can expand: U+FDFA becomes 18 characters) */
+#define TFP_MAX_NORMALIZED_BYTES (2 * TFP_MAX_INPUT_BYTES)
+/* Distinct features of one text, where a call keeps them (weighting 'binary',
+ * method 'kperm', shingles(), textfp_features()) */
+#define TFP_MAX_FEATURES      (1 << 23)
 #define TFP_MAX_NGRAM         8		/* CJK character n-gram size */
 #define TFP_MAX_SHINGLE       16	/* tokens per shingle */
 #define TFP_MAX_STOPWORD_BYTES 256	/* one user stopword, UTF-8 bytes */
@@ -38,7 +43,9 @@ typedef enum tfp_status
 	TFP_ETOOLONG,				/* input longer than TFP_MAX_INPUT_BYTES */
 	TFP_EICU,					/* ICU failed; see tfp_env.icu_error */
 	TFP_EWEIGHT,				/* weight negative, not finite or too large */
-	TFP_EOVERFLOW				/* sum of weights out of range */
+	TFP_EOVERFLOW,				/* sum of weights out of range */
+	TFP_ENORMLONG,				/* normalised text longer than TFP_MAX_NORMALIZED_BYTES */
+	TFP_ETOOMANY				/* more than TFP_MAX_FEATURES distinct features */
 } tfp_status;
 
 /* What the caller lends the core: memory and a way to be interrupted. */
@@ -96,6 +103,10 @@ extern bool tfp_utf8_valid(const char *s, size_t len);
  */
 extern tfp_status tfp_normalize(tfp_env *env, const char *in, size_t len,
 								bool simplify, char **out, size_t *outlen);
+/* The same, in pieces of about piece_bytes (tests vary it; the result must not). */
+extern tfp_status tfp_normalize_pieces(tfp_env *env, const char *in, size_t len,
+									   bool simplify, size_t piece_bytes,
+									   char **out, size_t *outlen);
 
 /* --- tokenising (tokenize.c) --- */
 typedef struct tfp_span
@@ -107,6 +118,17 @@ typedef struct tfp_span
 /* True for code points that form CJK character n-grams (fixed ranges). */
 extern bool tfp_is_cjk(uint32_t cp);
 
+/* Tokens are handed to fn in text order, as byte offset and length. */
+typedef tfp_status (*tfp_token_fn) (void *arg, size_t off, size_t len);
+
+extern tfp_status tfp_tokenize_stream(tfp_env *env, const tfp_options *opts,
+									  const char *text, size_t len,
+									  tfp_token_fn fn, void *arg);
+/* The same with the ICU tokenizer's pieces of about piece_bytes (for tests). */
+extern tfp_status tfp_tokenize_pieces(tfp_env *env, const tfp_options *opts,
+									  const char *text, size_t len, size_t piece_bytes,
+									  tfp_token_fn fn, void *arg);
+/* All tokens in one array. */
 extern tfp_status tfp_tokenize(tfp_env *env, const tfp_options *opts,
 							   const char *text, size_t len,
 							   tfp_span **tokens, size_t *ntokens);
@@ -155,12 +177,54 @@ typedef struct tfp_featureset
 } tfp_featureset;
 
 /*
- * Run the whole pipeline over UTF-8 input.  With dedupe, each distinct
- * feature appears once, in order of first occurrence, with its count;
- * without it, once per occurrence (enough for TF simhash).  With want_text
- * (only together with dedupe), each feature's text ("tok1 tok2" for
- * shingles) is kept.  ngram or shingle out of range gives TFP_ETOOLONG; the
- * SQL glue checks them first with its own messages.
+ * The whole pipeline over UTF-8 input, streamed: fn gets every feature (one
+ * per occurrence, in text order) with its hash and text, which lives only
+ * for the call.  ngram or shingle out of range gives TFP_ETOOLONG; the SQL
+ * glue checks them first with its own messages.
+ */
+typedef tfp_status (*tfp_feature_fn) (void *arg, uint64_t hash,
+									  const char *text, size_t len);
+
+extern tfp_status tfp_pipeline(tfp_env *env, const tfp_options *opts,
+							   const char *utf8, size_t len,
+							   tfp_feature_fn fn, void *arg);
+
+typedef struct tfp_bytes
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+} tfp_bytes;
+
+/*
+ * A sink for tfp_pipeline that keeps features: with dedupe, each distinct
+ * hash once, in order of first occurrence, with its count (and its text,
+ * with want_text); without, every occurrence.  At most TFP_MAX_FEATURES
+ * items (then TFP_ETOOMANY).
+ */
+typedef struct tfp_feature_table
+{
+	tfp_env    *env;
+	bool		dedupe;
+	bool		want_text;
+	size_t		limit;			/* TFP_MAX_FEATURES (tests lower it) */
+	tfp_feature *items;
+	size_t		n;
+	size_t		cap;
+	uint32_t   *slots;			/* item index + 1; 0 is empty */
+	size_t		mask;
+	tfp_bytes	texts;
+} tfp_feature_table;
+
+extern void tfp_feature_table_init(tfp_env *env, tfp_feature_table *t,
+								   bool dedupe, bool want_text);
+extern tfp_status tfp_feature_table_add(void *arg, uint64_t hash,
+										const char *text, size_t len);
+extern void tfp_feature_table_free(tfp_feature_table *t);
+
+/*
+ * The pipeline into a tfp_feature_table, handed over as a featureset (the
+ * caller frees it with tfp_featureset_free).
  */
 extern tfp_status tfp_extract(tfp_env *env, const tfp_options *opts,
 							  const char *utf8, size_t len,
@@ -186,14 +250,14 @@ extern tfp_status tfp_simhash_add(tfp_simhash_acc *acc, uint64_t hash,
 extern tfp_status tfp_simhash_merge(tfp_simhash_acc *into,
 									const tfp_simhash_acc *from);
 extern tfp_status tfp_simhash_add_uniform(tfp_simhash_acc *acc,
-										  const tfp_feature *items, size_t n,
+										  const uint64_t *hashes, size_t n,
 										  int64_t weight_fixed, tfp_env *env);
 extern uint64_t tfp_simhash_final(const tfp_simhash_acc *acc);
 
-/* simhash of text in one call. */
+/* simhash of text in one call; *nfeatures (if not NULL) gets how many features it had. */
 extern tfp_status tfp_simhash_text(tfp_env *env, const tfp_options *opts,
 								   const char *utf8, size_t len,
-								   uint64_t *out);
+								   uint64_t *out, size_t *nfeatures);
 
 /* --- simhash64 values (bits.c) --- */
 extern int	tfp_popcount64(uint64_t x);
@@ -286,7 +350,8 @@ extern double tfp_random_within(int r);
  * reordered).  Returns the number of pairs counted.
  */
 extern uint64_t tfp_pair_distances(uint64_t *v, size_t n,
-								   size_t max_rows, double cum[SIMHASH_BITS + 1]);
+								   size_t max_rows, double cum[SIMHASH_BITS + 1],
+								   tfp_env *env);
 
 /* --- MinHash signatures and Jaccard (minhash.c) --- */
 
@@ -318,10 +383,14 @@ extern void tfp_minhash_final(const tfp_minhash_acc *acc, uint32_t *out);
 extern void tfp_minhash_kperm(const uint64_t *items, size_t n, int k,
 							  uint64_t seed, uint32_t *out, tfp_env *env);
 
-/* Signature of a text's shingle set: the pipeline, then either method. */
+/*
+ * Signature of a text's shingle set: the pipeline, then either method;
+ * *nfeatures (if not NULL) gets how many shingles it had (0: the empty set).
+ */
 extern tfp_status tfp_minhash_text(tfp_env *env, const tfp_options *opts,
 								   const char *utf8, size_t len, int k,
-								   tfp_minhash_method method, uint32_t *out);
+								   tfp_minhash_method method, uint32_t *out,
+								   size_t *nfeatures);
 
 /* Number of equal positions; the estimate of J is that over k. */
 extern int	tfp_minhash_matches(const uint32_t *a, const uint32_t *b, int k);
@@ -339,10 +408,12 @@ extern int	tfp_jaccard_needed(double t, int k);
  * reordered).  Returns the number of pairs counted.
  */
 extern uint64_t tfp_minhash_pair_matches(const uint32_t **sigs, size_t n, int k,
-										 size_t max_rows, double *share);
+										 size_t max_rows, double *share, tfp_env *env);
 
-/* Sorts v and drops repeats; returns the new length. */
-extern size_t tfp_sort_unique_u64(uint64_t *v, size_t n);
+/* Sorts v ascending, as unsigned or as signed values (radix, interruptible). */
+extern tfp_status tfp_sort_u64(tfp_env *env, uint64_t *v, size_t n, bool as_signed);
+/* Sorts v (unsigned) and drops repeats; *out_n gets the new length. */
+extern tfp_status tfp_sort_unique_u64(tfp_env *env, uint64_t *v, size_t n, size_t *out_n);
 
 /* Exact Jaccard of two sorted, distinct sets; 1 for two empty sets. */
 extern double tfp_set_jaccard(const uint64_t *a, size_t na,

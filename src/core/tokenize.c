@@ -15,39 +15,10 @@
 
 #include "tfp_core.h"
 
+/* Code points between interrupt checks. */
 #define INTERRUPT_EVERY 65536
 
 static UBreakIterator *word_breaker = NULL;
-
-typedef struct span_vec
-{
-	tfp_span   *items;
-	size_t		n;
-	size_t		cap;
-} span_vec;
-
-static tfp_status
-span_push(tfp_env *env, span_vec *v, size_t off, size_t len)
-{
-	if (v->n == v->cap)
-	{
-		size_t		ncap = v->cap ? v->cap * 2 : 64;
-		tfp_span   *nitems = env->alloc(env->ctx, ncap * sizeof(tfp_span));
-
-		if (nitems == NULL)
-			return TFP_ENOMEM;
-		if (v->n)
-			memcpy(nitems, v->items, v->n * sizeof(tfp_span));
-		if (v->items)
-			env->free(env->ctx, v->items);
-		v->items = nitems;
-		v->cap = ncap;
-	}
-	v->items[v->n].off = (uint32_t) off;
-	v->items[v->n].len = (uint32_t) len;
-	v->n++;
-	return TFP_OK;
-}
 
 bool
 tfp_is_cjk(uint32_t c)
@@ -137,58 +108,28 @@ classify(uint32_t c)
 	return CP_SEP;
 }
 
-/* Emit the character n-grams of one CJK run, given its char offsets. */
-static tfp_status
-emit_ngrams(tfp_env *env, span_vec *out, const uint32_t *starts, size_t nchars,
-			size_t run_end, int n)
+/*
+ * The default tokenizer, streaming: words as they end, and the character
+ * n-grams of a CJK run as soon as their last character is known.  A run of
+ * at most n characters is one token, so lone characters still count.  An
+ * n-gram runs from the start of its first character to the start of the
+ * character after its last (marks between them belong to it) or to the end
+ * of the run.  Memory does not grow with the text: the last n + 1 character
+ * offsets of the run are all it keeps.
+ */
+typedef struct ngram_run
 {
-	tfp_status	rc;
-
-	/* A run shorter than n is one token, so lone characters still count. */
-	if (nchars <= (size_t) n)
-		return span_push(env, out, starts[0], run_end - starts[0]);
-
-	for (size_t i = 0; i + (size_t) n <= nchars; i++)
-	{
-		size_t		end = (i + (size_t) n < nchars) ? starts[i + n] : run_end;
-
-		rc = span_push(env, out, starts[i], end - starts[i]);
-		if (rc != TFP_OK)
-			return rc;
-	}
-	return TFP_OK;
-}
-
-/* Append a char offset to the current CJK run, growing the buffer. */
-static tfp_status
-starts_push(tfp_env *env, uint32_t **starts, size_t *n, size_t *cap, size_t off)
-{
-	if (*n == *cap)
-	{
-		size_t		ncap = *cap ? *cap * 2 : 256;
-		uint32_t   *nbuf = env->alloc(env->ctx, ncap * sizeof(uint32_t));
-
-		if (nbuf == NULL)
-			return TFP_ENOMEM;
-		if (*n)
-			memcpy(nbuf, *starts, *n * sizeof(uint32_t));
-		if (*starts)
-			env->free(env->ctx, *starts);
-		*starts = nbuf;
-		*cap = ncap;
-	}
-	(*starts)[(*n)++] = (uint32_t) off;
-	return TFP_OK;
-}
+	size_t		starts[TFP_MAX_NGRAM + 1];	/* ring of character offsets */
+	size_t		nchars;
+} ngram_run;
 
 static tfp_status
 tokenize_ngram(tfp_env *env, const tfp_options *opts, const char *text,
-			   size_t len, span_vec *out)
+			   size_t len, tfp_token_fn fn, void *arg)
 {
 	const unsigned char *s = (const unsigned char *) text;
-	uint32_t   *starts = NULL;	/* char offsets of the current CJK run */
-	size_t		nstarts = 0;
-	size_t		cap = 0;
+	size_t		n = (size_t) opts->ngram;
+	size_t		ring = n + 1;
 	size_t		i = 0;
 	size_t		steps = 0;
 	tfp_status	rc = TFP_OK;
@@ -213,41 +154,132 @@ tokenize_ngram(tfp_env *env, const tfp_options *opts, const char *text,
 				if (k != CP_WORD && k != CP_MARK)
 					break;
 				end = j;
+				if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+					env->check_interrupts(env->ctx);
 			}
-			rc = span_push(env, out, at, end - at);
+			rc = fn(arg, at, end - at);
 		}
 		else if (cls == CP_CJK)
 		{
-			nstarts = 0;
-			rc = starts_push(env, &starts, &nstarts, &cap, at);
+			ngram_run run;
+
+			run.starts[0] = at;
+			run.nchars = 1;
 			while (end < len && rc == TFP_OK)
 			{
 				size_t		j = end;
 				enum cp_class k = classify(next_cp(s, &j));
 
 				if (k == CP_CJK)
-					rc = starts_push(env, &starts, &nstarts, &cap, end);
+				{
+					/* character nchars starts here: the n-gram before it is complete */
+					if (run.nchars >= n)
+					{
+						size_t		first = run.starts[(run.nchars - n) % ring];
+
+						rc = fn(arg, first, end - first);
+					}
+					run.starts[run.nchars % ring] = end;
+					run.nchars++;
+				}
 				else if (k != CP_MARK)
 					break;
 				end = j;
+				if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+					env->check_interrupts(env->ctx);
 			}
+			/* the last n-gram ends with the run; a short run is one token */
 			if (rc == TFP_OK)
-				rc = emit_ngrams(env, out, starts, nstarts, end, opts->ngram);
+			{
+				size_t		first = run.nchars <= n ? at :
+					run.starts[(run.nchars - n) % ring];
+
+				rc = fn(arg, first, end - first);
+			}
 		}
 		i = end;
 	}
-	if (starts)
-		env->free(env->ctx, starts);
 	return rc;
 }
 
+/*
+ * The ICU tokenizer works in pieces: ICU's dictionary break engine segments
+ * a whole run of Han (or Thai, ...) in one call, and would not answer a
+ * cancel for seconds on a long run.  A piece of about ICU_PIECE_BYTES ends
+ * where Unicode's word-break rules always break whatever follows (after a
+ * character of Word_Break class Other, such as Chinese punctuation, or after
+ * a space or line break, when no combining or format character follows), so
+ * the pieces give the tokens the whole text would.  Only a run of more than
+ * 8 pieces, 512 KiB, without such a place (about 170,000 Chinese characters
+ * without punctuation, or a "word" of half a megabyte) is cut without one.
+ */
+#define ICU_PIECE_BYTES		65536
+
+/*
+ * True when ICU's word-break rules put a boundary between prev and next
+ * whatever surrounds them.  Word_Break class Other alone is not enough: Han,
+ * Kana and Thai are Other too, and ICU's dictionary joins them into words;
+ * punctuation, symbols, spaces and controls of class Other never join.
+ */
+static bool
+always_breaks(uint32_t prev, uint32_t next)
+{
+	int			wp = u_getIntPropertyValue((UChar32) prev, UCHAR_WORD_BREAK);
+	int			wn = u_getIntPropertyValue((UChar32) next, UCHAR_WORD_BREAK);
+	uint32_t	gp = U_GET_GC_MASK((UChar32) prev);
+
+	/* next attaches to prev (WB4), or spaces stay together (WB3d) */
+	if (wn == U_WB_EXTEND || wn == U_WB_FORMAT || wn == U_WB_ZWJ)
+		return false;
+	if (wp == U_WB_NEWLINE || wp == U_WB_LF)
+		return true;
+	if (wp == U_WB_WSEGSPACE)
+		return wn != U_WB_WSEGSPACE;
+	return wp == U_WB_OTHER &&
+		(gp & (U_GC_P_MASK | U_GC_S_MASK | U_GC_Z_MASK | U_GC_CC_MASK)) != 0;
+}
+
+/* The end of the piece that starts at from. */
+static size_t
+icu_piece_end(const char *text, size_t len, size_t from, size_t piece_bytes)
+{
+	const unsigned char *s = (const unsigned char *) text;
+	size_t		i = from + piece_bytes;
+	size_t		hard = from + 8 * piece_bytes;
+	uint32_t	prev;
+
+	if (i >= len)
+		return len;
+	while ((s[i] & 0xC0) == 0x80)
+		i--;					/* to the start of a code point (i > from) */
+	{
+		size_t		j = i - 1;
+
+		while ((s[j] & 0xC0) == 0x80)
+			j--;
+		prev = next_cp(s, &j);
+	}
+	while (i < len && i < hard)
+	{
+		size_t		j = i;
+		uint32_t	cp = next_cp(s, &j);
+
+		if (always_breaks(prev, cp))
+			return i;
+		prev = cp;
+		i = j;
+	}
+	while (i < len && (s[i] & 0xC0) == 0x80)
+		i++;
+	return i;
+}
+
 static tfp_status
-tokenize_icu(tfp_env *env, const char *text, size_t len, span_vec *out)
+tokenize_icu(tfp_env *env, const char *text, size_t len, size_t piece_bytes,
+			 tfp_token_fn fn, void *arg)
 {
 	UErrorCode	status = U_ZERO_ERROR;
-	UText		ut = UTEXT_INITIALIZER;	/* on the stack: nothing to free */
-	int32_t		prev;
-	int32_t		pos;
+	size_t		from = 0;
 	size_t		steps = 0;
 	tfp_status	rc = TFP_OK;
 
@@ -261,41 +293,100 @@ tokenize_icu(tfp_env *env, const char *text, size_t len, span_vec *out)
 			return TFP_EICU;
 		}
 	}
-	utext_openUTF8(&ut, text, (int64_t) len, &status);
-	ubrk_setUText(word_breaker, &ut, &status);
-	if (U_FAILURE(status))
+	while (rc == TFP_OK && from < len)
 	{
-		env->icu_error = (int) status;
-		return TFP_EICU;
-	}
+		size_t		to = icu_piece_end(text, len, from, piece_bytes);
+		UText		ut = UTEXT_INITIALIZER;	/* on the stack: nothing to free */
+		int32_t		prev;
+		int32_t		pos;
 
-	/* UTF-8 UText: boundaries are byte offsets.  Keep words, not spaces. */
-	prev = ubrk_first(word_breaker);
-	while (rc == TFP_OK && (pos = ubrk_next(word_breaker)) != UBRK_DONE)
-	{
-		if (ubrk_getRuleStatus(word_breaker) >= UBRK_WORD_NONE_LIMIT)
-			rc = span_push(env, out, (size_t) prev, (size_t) (pos - prev));
-		prev = pos;
-		if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+		status = U_ZERO_ERROR;
+		utext_openUTF8(&ut, text + from, (int64_t) (to - from), &status);
+		ubrk_setUText(word_breaker, &ut, &status);
+		if (U_FAILURE(status))
+		{
+			env->icu_error = (int) status;
+			return TFP_EICU;
+		}
+		/* UTF-8 UText: boundaries are byte offsets.  Keep words, not spaces. */
+		prev = ubrk_first(word_breaker);
+		while (rc == TFP_OK && (pos = ubrk_next(word_breaker)) != UBRK_DONE)
+		{
+			if (ubrk_getRuleStatus(word_breaker) >= UBRK_WORD_NONE_LIMIT)
+				rc = fn(arg, from + (size_t) prev, (size_t) (pos - prev));
+			prev = pos;
+			if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+				env->check_interrupts(env->ctx);
+		}
+		utext_close(&ut);
+		from = to;
+		if (env->check_interrupts)
 			env->check_interrupts(env->ctx);
 	}
-	utext_close(&ut);
 	return rc;
+}
+
+tfp_status
+tfp_tokenize_pieces(tfp_env *env, const tfp_options *opts, const char *text,
+					size_t len, size_t piece_bytes, tfp_token_fn fn, void *arg)
+{
+	if (len > UINT32_MAX)
+		return TFP_ETOOLONG;
+	if (piece_bytes < 4)
+		piece_bytes = 4;
+	if (opts->tokenizer == TFP_TOKENIZER_ICU)
+		return tokenize_icu(env, text, len, piece_bytes, fn, arg);
+	return tokenize_ngram(env, opts, text, len, fn, arg);
+}
+
+tfp_status
+tfp_tokenize_stream(tfp_env *env, const tfp_options *opts, const char *text,
+					size_t len, tfp_token_fn fn, void *arg)
+{
+	return tfp_tokenize_pieces(env, opts, text, len, ICU_PIECE_BYTES, fn, arg);
+}
+
+/* tfp_tokenize collects the stream into an array. */
+typedef struct span_vec
+{
+	tfp_env    *env;
+	tfp_span   *items;
+	size_t		n;
+	size_t		cap;
+} span_vec;
+
+static tfp_status
+span_push(void *arg, size_t off, size_t len)
+{
+	span_vec   *v = (span_vec *) arg;
+
+	if (v->n == v->cap)
+	{
+		size_t		ncap = v->cap ? v->cap * 2 : 64;
+		tfp_span   *nitems = v->env->alloc(v->env->ctx, ncap * sizeof(tfp_span));
+
+		if (nitems == NULL)
+			return TFP_ENOMEM;
+		if (v->n)
+			memcpy(nitems, v->items, v->n * sizeof(tfp_span));
+		if (v->items)
+			v->env->free(v->env->ctx, v->items);
+		v->items = nitems;
+		v->cap = ncap;
+	}
+	v->items[v->n].off = (uint32_t) off;
+	v->items[v->n].len = (uint32_t) len;
+	v->n++;
+	return TFP_OK;
 }
 
 tfp_status
 tfp_tokenize(tfp_env *env, const tfp_options *opts, const char *text,
 			 size_t len, tfp_span **tokens, size_t *ntokens)
 {
-	span_vec	out = {NULL, 0, 0};
-	tfp_status	rc;
+	span_vec	out = {env, NULL, 0, 0};
+	tfp_status	rc = tfp_tokenize_stream(env, opts, text, len, span_push, &out);
 
-	if (len > UINT32_MAX)
-		return TFP_ETOOLONG;
-	if (opts->tokenizer == TFP_TOKENIZER_ICU)
-		rc = tokenize_icu(env, text, len, &out);
-	else
-		rc = tokenize_ngram(env, opts, text, len, &out);
 	if (rc != TFP_OK)
 	{
 		if (out.items)
