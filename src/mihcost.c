@@ -15,24 +15,21 @@
  *
  * Nothing in the path is trusted: a clause counts only when its operator is
  * one of the index's operator family with a known strategy, and the radius
- * of <@ is read only from a constant of the family's right-hand type or from
- * textfp's own hamming_ball(fp, constant) constructor, found by name and
- * argument types in the schema of that type.  Any other clause leaves the
- * radius at textfp.hamming_threshold.
+ * of <@ is read only from a constant of textfp's own hamming_ball type or
+ * from textfp's own hamming_ball(fp, constant) constructor (by OID, found
+ * through the extension: catalog.c).  Any other clause leaves the radius at
+ * textfp.hamming_threshold.
  */
 #include "postgres.h"
 
 #include "access/relation.h"
 #include "catalog/pg_type.h"
-#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
-#include "parser/parse_func.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
-#include "utils/syscache.h"
 
 #include "mih.h"
 #include "textfp.h"
@@ -46,28 +43,6 @@ clamp_radius(int32 r)
 	return r < 0 ? 0 : Min(r, SIMHASH_BITS);
 }
 
-/* textfp's hamming_ball(simhash64, integer) in the schema of ball_type. */
-static Oid
-ball_constructor(Oid ball_type, Oid fp_type)
-{
-	HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(ball_type));
-	Oid			nsp;
-	char	   *nspname;
-	Oid			args[2];
-
-	if (!HeapTupleIsValid(tup))
-		return InvalidOid;
-	nsp = ((Form_pg_type) GETSTRUCT(tup))->typnamespace;
-	ReleaseSysCache(tup);
-	nspname = get_namespace_name(nsp);
-	if (nspname == NULL)
-		return InvalidOid;
-	args[0] = fp_type;
-	args[1] = INT4OID;
-	return LookupFuncName(list_make2(makeString(nspname), makeString("hamming_ball")),
-						  2, args, true);
-}
-
 /* The radius of an index clause, or -1 when the plan cannot know it. */
 static int
 clause_radius(PlannerInfo *root, IndexOptInfo *info, Expr *clause)
@@ -77,6 +52,7 @@ clause_radius(PlannerInfo *root, IndexOptInfo *info, Expr *clause)
 	Oid			lefttype,
 				righttype;
 	Node	   *right;
+	const TextfpObjects *own = textfp_objects();
 
 	if (!IsA(clause, OpExpr))
 		return -1;
@@ -95,6 +71,8 @@ clause_radius(PlannerInfo *root, IndexOptInfo *info, Expr *clause)
 		case SIMHASH_NEAR_STRATEGY:
 			return clamp_radius(textfp_hamming_threshold);
 		case SIMHASH_WITHIN_STRATEGY:
+			if (own == NULL || righttype != own->hamming_ball)
+				return -1;
 			break;
 		default:
 			return -1;
@@ -117,8 +95,7 @@ clause_radius(PlannerInfo *root, IndexOptInfo *info, Expr *clause)
 		FuncExpr   *f = (FuncExpr *) right;
 		Node	   *rad;
 
-		if (list_length(f->args) != 2 || f->funcresulttype != righttype ||
-			f->funcid != ball_constructor(righttype, lefttype))
+		if (list_length(f->args) != 2 || f->funcid != own->hamming_ball_fn)
 			return -1;
 		rad = (Node *) lsecond(f->args);
 		if (IsA(rad, Const) && ((Const *) rad)->consttype == INT4OID)

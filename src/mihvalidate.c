@@ -3,8 +3,9 @@
  *
  * mih reads its indexed column as simhash64 and knows three strategies (the
  * numbers of the other simhash64 classes, textfp.h): 1 = (simhash64,
- * simhash64), 2 % (simhash64, simhash64), 3 <@ (simhash64, hamming_ball).  It
- * has no support functions and no ordering operators.
+ * simhash64), 2 % (simhash64, simhash64), 3 <@ (simhash64, hamming_ball),
+ * textfp's own types (catalog.c finds them through the extension).  It has
+ * no support functions and no ordering operators.
  */
 #include "postgres.h"
 
@@ -14,7 +15,6 @@
 #include "catalog/pg_amproc.h"
 #include "catalog/pg_opclass.h"
 #include "catalog/pg_opfamily.h"
-#include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
@@ -22,22 +22,6 @@
 
 #include "mih.h"
 #include "textfp.h"
-
-/* Whether typid is a type named name of length len, by value or not. */
-static bool
-type_is(Oid typid, const char *name, int16 len, bool byval)
-{
-	HeapTuple	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
-	bool		ok;
-
-	if (!HeapTupleIsValid(tup))
-		return false;
-	ok = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname), name) == 0 &&
-		((Form_pg_type) GETSTRUCT(tup))->typlen == len &&
-		((Form_pg_type) GETSTRUCT(tup))->typbyval == byval;
-	ReleaseSysCache(tup);
-	return ok;
-}
 
 bool
 mih_validate(Oid opclassoid)
@@ -53,6 +37,9 @@ mih_validate(Oid opclassoid)
 	CatCList   *proclist,
 			   *oprlist;
 	int			nstrategies[MIH_NSTRATEGIES + 1] = {0};
+	const TextfpObjects *own = textfp_objects();
+	Oid			fp_type = own ? own->simhash64 : InvalidOid;
+	Oid			ball_type = own ? own->hamming_ball : InvalidOid;
 
 	classtup = SearchSysCache1(CLAOID, ObjectIdGetDatum(opclassoid));
 	if (!HeapTupleIsValid(classtup))
@@ -67,8 +54,7 @@ mih_validate(Oid opclassoid)
 		elog(ERROR, "cache lookup failed for operator family %u", opfamilyoid);
 	opfamilyname = NameStr(((Form_pg_opfamily) GETSTRUCT(familytup))->opfname);
 
-	if (!type_is(opcintype, "simhash64", sizeof(int64), FLOAT8PASSBYVAL) ||
-		OidIsValid(classform->opckeytype))
+	if (opcintype != fp_type || OidIsValid(classform->opckeytype))
 	{
 		ereport(INFO,
 				(errcode(ERRCODE_INVALID_OBJECT_DEFINITION),
@@ -116,10 +102,8 @@ mih_validate(Oid opclassoid)
 		}
 		sig_ok = check_amop_signature(oprform->amopopr, BOOLOID,
 									  oprform->amoplefttype, oprform->amoprighttype) &&
-			oprform->amoplefttype == opcintype &&
-			(s == SIMHASH_WITHIN_STRATEGY ?
-			 type_is(oprform->amoprighttype, "hamming_ball", sizeof(HammingBall), false) :
-			 oprform->amoprighttype == opcintype);
+			oprform->amoplefttype == fp_type &&
+			oprform->amoprighttype == (s == SIMHASH_WITHIN_STRATEGY ? ball_type : fp_type);
 		if (!sig_ok)
 		{
 			ereport(INFO,
