@@ -172,6 +172,8 @@ tfp_mih_choose_m(double rows, const tfp_mih_costs *c)
 	int			best = TFP_MIH_M_MIN;
 	double		best_pages = 0;
 
+	if (rows < TFP_MIH_MIN_DESIGN_ROWS)
+		rows = TFP_MIH_MIN_DESIGN_ROWS;
 	for (int m = TFP_MIH_M_MIN; m <= TFP_MIH_DEFAULT_M_MAX; m++)
 	{
 		tfp_mih_layout l;

@@ -97,11 +97,14 @@ extern void tfp_mih_plan_query(const tfp_mih_layout *l, int r, double rows,
  * TFP_MIH_DEFAULT_M_MAX, those whose query at the design radius costs at
  * most TFP_MIH_COST_SLACK times the least, and of those the smallest index
  * (tfp_mih_pages).  The substring width grows with log2(rows), so m shrinks
- * as tables grow; tables too small for probes to pay (a full pass costs the
- * same for every m) get the smallest index, m = 8.
+ * as tables grow.  The rows count as at least TFP_MIH_MIN_DESIGN_ROWS:
+ * tables often grow after their index is made (an index made on an empty
+ * table should serve it at a million rows), and a small table's index is
+ * small whatever m is.
  */
 #define TFP_MIH_DEFAULT_M_MAX 8
 #define TFP_MIH_COST_SLACK 1.10
+#define TFP_MIH_MIN_DESIGN_ROWS 100000.0
 extern int	tfp_mih_choose_m(double rows, const tfp_mih_costs *c);
 
 /* Pages of an index of rows with layout l, under the geometry of c. */
