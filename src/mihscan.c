@@ -318,10 +318,14 @@ probe_scan(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm)
 	uint8	   *dist;
 	int			n = 0;
 	int			k;
+	uint64		ball = 0;
 
+	for (int i = 0; i < l->m; i++)
+		if (so->plan.t[i] >= 0)
+			ball = Max(ball, tfp_mih_ball_size(l->width[i], so->plan.t[i]));
 	probes = (MihProbe *) palloc(sizeof(MihProbe) * so->plan.probes);
-	values = (uint32 *) palloc(sizeof(uint32) << TFP_MIH_WIDTH_MAX);
-	dist = (uint8 *) palloc(sizeof(uint8) << TFP_MIH_WIDTH_MAX);
+	values = (uint32 *) palloc(sizeof(uint32) * ball);
+	dist = (uint8 *) palloc(sizeof(uint8) * ball);
 	for (int i = 0; i < l->m; i++)
 	{
 		size_t		nv;

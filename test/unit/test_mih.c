@@ -2,19 +2,10 @@
  * test_mih.c: unit cases for multi-index hashing (mih.c): the substring
  * layout, the probe plans, the emission rule (every answer reported exactly
  * once), the verification kernel and the choice of m.  Included by
- * test_core.c, which holds the case table.
+ * test_core.c, which holds the case table, after test_blocks.c (its
+ * generator, blocks_rand).
  */
 #include "tfp_mih.h"
-
-static uint64_t
-mih_rand(uint64_t *s)
-{
-	uint64_t	z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 static void
 mih_layout_covers_all_bits(void)
@@ -144,15 +135,15 @@ mih_probes_find_every_answer_once(void)
 	for (int j = 0; j < N; j++)
 	{
 		if (j % 5 == 0 || j < 5)
-			codes[j] = mih_rand(&s);
+			codes[j] = blocks_rand(&s);
 		else
 		{
 			/* near the previous root: 1 to 12 bits flipped */
 			uint64_t	c = codes[j - j % 5];
-			int			d = 1 + (int) (mih_rand(&s) % 12);
+			int			d = 1 + (int) (blocks_rand(&s) % 12);
 
 			for (int k = 0; k < d; k++)
-				c ^= UINT64_C(1) << (mih_rand(&s) % 64);
+				c ^= UINT64_C(1) << (blocks_rand(&s) % 64);
 			codes[j] = c;
 		}
 	}
@@ -163,7 +154,7 @@ mih_probes_find_every_answer_once(void)
 		tfp_mih_layout_init(&l, m);
 		for (int qi = 0; qi < 6; qi++)
 		{
-			uint64_t	q = qi < 3 ? codes[qi * 250] ^ (UINT64_C(1) << qi) : mih_rand(&s);
+			uint64_t	q = qi < 3 ? codes[qi * 250] ^ (UINT64_C(1) << qi) : blocks_rand(&s);
 
 			for (int r = 0; r <= 64; r += (r < 16 ? 1 : 8))
 			{
@@ -224,10 +215,10 @@ mih_verify_kernels_agree(void)
 	uint64_t	s = 99;
 
 	for (int j = 0; j < 600; j++)
-		codes[j] = mih_rand(&s) & (j % 3 == 0 ? UINT64_MAX : mih_rand(&s));
+		codes[j] = blocks_rand(&s) & (j % 3 == 0 ? UINT64_MAX : blocks_rand(&s));
 	for (int r = 0; r <= 64; r++)
 	{
-		uint64_t	q = mih_rand(&s) & mih_rand(&s);
+		uint64_t	q = blocks_rand(&s) & blocks_rand(&s);
 		size_t		na = tfp_mih_verify(codes, 600, q, r, a);
 		size_t		nb = tfp_mih_verify_portable(codes, 600, q, r, b);
 		size_t		want = 0;
