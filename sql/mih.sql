@@ -173,6 +173,55 @@ RESET enable_seqscan;
 SELECT count(*) FROM docs WHERE simhash(body) <~> simhash('article number 7 about topic 1') <= 10;
 SELECT count(*) FROM docs WHERE id > 150 AND simhash(body) <~> simhash('article number 70 about topic 1') <= 10;
 
+-- a backend's own inserts wait in memory until its statement ends, a scan of
+-- the index, or commit; a rolled-back savepoint drops its rows; a rebuild in
+-- the same transaction has them already
+CREATE TABLE p (id int, fp simhash64);
+CREATE INDEX p_mih ON p USING mih (fp);
+CREATE FUNCTION p_counts() RETURNS TABLE (through_index bigint, by_scan bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+  SET LOCAL enable_seqscan = off;
+  through_index := (SELECT count(*) FROM p WHERE fp <@ hamming_ball('cafecafecafecafe', 3));
+  SET LOCAL enable_seqscan = on;
+  SET LOCAL enable_bitmapscan = off;
+  by_scan := (SELECT count(*) FROM p WHERE fp <~> 'cafecafecafecafe' <= 3);
+  RETURN NEXT;
+END $$;
+BEGIN;
+INSERT INTO p SELECT * FROM mih_rows(3001, 4362);
+SELECT * FROM p_counts();
+SAVEPOINT s;
+INSERT INTO p SELECT id + 10000, fp FROM mih_rows(4001, 4200);
+ROLLBACK TO SAVEPOINT s;
+INSERT INTO p SELECT id + 20000, fp FROM mih_rows(4001, 4100);
+SELECT * FROM p_counts();
+REINDEX INDEX p_mih;
+INSERT INTO p SELECT id + 30000, fp FROM mih_rows(4001, 4050);
+COPY p FROM STDIN;
+90001	cafecafecafecafe
+90002	cafecafecafecaff
+\.
+SELECT * FROM p_counts();
+COMMIT;
+SELECT * FROM p_counts();
+-- inserts and lookups inside one statement see each other
+DO $$
+BEGIN
+  FOR i IN 1 .. 50 LOOP
+    INSERT INTO p VALUES (100000 + i, ('cafecafecafecafe'::simhash64::bigint # i)::simhash64);
+    IF (SELECT count(*) FROM p WHERE fp = ('cafecafecafecafe'::simhash64::bigint # i)::simhash64) = 0 THEN
+      RAISE EXCEPTION 'row % not found through the index', i;
+    END IF;
+  END LOOP;
+END $$;
+BEGIN;
+INSERT INTO p SELECT * FROM mih_rows(1, 100);
+TRUNCATE p;
+INSERT INTO p SELECT * FROM mih_rows(4001, 4010);
+COMMIT;
+SELECT * FROM p_counts();
+
 -- an unlogged table: the empty index of its init fork
 CREATE UNLOGGED TABLE um (id int, fp simhash64);
 CREATE INDEX um_mih ON um USING mih (fp);

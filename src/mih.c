@@ -13,13 +13,15 @@
 #include "utils/memutils.h"
 
 #include "mih.h"
+#include "textfp.h"
 
 static relopt_kind mih_relopt_kind;
 
-/* Registers the reloptions; called once from _PG_init. */
+/* Registers the reloptions and the pending inserts' hooks; once, from _PG_init. */
 void
-mih_init_reloptions(void)
+mih_init(void)
 {
+	mih_init_pending();
 	mih_relopt_kind = add_reloption_kind();
 	add_int_reloption(mih_relopt_kind, "m",
 					  "Number of substring tables (0: chosen from the table's size when the index is built)",

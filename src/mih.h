@@ -127,6 +127,13 @@ typedef struct MihMeta
 	int			fillfactor;
 } MihMeta;
 
+/* One entry: a row's code and its heap TID. */
+typedef struct MihEntry
+{
+	uint64		code;
+	ItemPointerData tid;
+} MihEntry;
+
 /* --- entries of a bucket page --- */
 
 static inline int
@@ -194,7 +201,6 @@ extern void mih_corrupted(Relation index, const char *what) pg_attribute_noretur
 extern Buffer mih_new_buffer(Relation index);
 extern int	mih_lower_bound(Page page, int n, const tfp_mih_layout *l, int table, uint32 v);
 extern void mih_page_sort(Page page, const tfp_mih_layout *l, int table);
-extern void mih_init_reloptions(void);
 extern int	mih_choose_m(Relation index, double rows);
 extern int	mih_fillfactor(Relation index);
 extern bytea *mih_options(Datum reloptions, bool validate);
@@ -205,6 +211,8 @@ extern void mih_build_empty(Relation index);
 extern char *mih_build_phase_name(int64 phasenum);
 
 /* mihinsert.c */
+extern void mih_init_pending(void);
+extern void mih_flush_pending(Oid indexoid);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull,
 					   ItemPointer ht_ctid, Relation heapRel,
 					   IndexUniqueCheck checkUnique,
@@ -243,11 +251,11 @@ extern bool mih_validate(Oid opclassoid);
  * of them.
  */
 extern void mih_wal_append(Relation index, const MihMeta *meta, Buffer buf,
-						   uint64 code, ItemPointer tid);
+						   const MihEntry *e, int n);
 extern void mih_wal_append_hint(Relation index, const MihMeta *meta, Buffer primary,
-								Buffer target, uint64 code, ItemPointer tid);
+								Buffer target, const MihEntry *e, int n);
 extern void mih_wal_new_overflow(Relation index, const MihMeta *meta, Buffer primary,
-								 Buffer newbuf, uint64 code, ItemPointer tid);
+								 Buffer newbuf, const MihEntry *e, int n);
 extern void mih_wal_split(Relation index, const MihMeta *meta, Buffer dirbuf,
 						  Buffer left, Buffer right);
 extern void mih_wal_delete(Relation index, Buffer buf, const bool *dead);

@@ -175,7 +175,10 @@ read_chain(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm, int table,
 {
 	Relation	index = scan->indexRelation;
 	BlockNumber visited = 0;
+	BlockNumber limit = InvalidBlockNumber;	/* a chain is shorter than the index */
 
+	if (next != InvalidBlockNumber)
+		limit = RelationGetNumberOfBlocks(index);
 	while (next != InvalidBlockNumber)
 	{
 		Buffer		buf;
@@ -189,7 +192,7 @@ read_chain(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm, int table,
 		mih_check_bucket_page(index, page, next);
 		op = MihPageGetOpaque(page);
 		if (!(op->flags & MIH_OVERFLOW) || op->primary != pblk || op->table != table ||
-			++visited > RelationGetNumberOfBlocks(index))
+			++visited > limit)
 			mih_corrupted(index, "an overflow chain is broken");
 		verify(so, page, table, 0, MihPageCount(page));
 		next = op->next;
@@ -441,6 +444,8 @@ mih_get_bitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	double		rows;
 
 	pgstat_count_index_scan(index);
+	/* this backend's own pending rows first (mihinsert.c) */
+	mih_flush_pending(RelationGetRelid(index));
 	so->total = 0;
 	so->ntids = 0;
 	if (!read_keys(scan, so))

@@ -6,11 +6,11 @@
  * Each record takes the index from one consistent state to the next, so
  * crash recovery (or a standby) that replays any prefix of them has an index
  * that answers exactly:
- *   append          1 page   an entry into a page with room
+ *   append          1 page   entries into a page with room
  *   append_hint     2 pages  the same into an overflow page, and the chain's
  *                            primary remembers that page
  *   new_overflow    2 pages  a chain grows by a new page after its primary,
- *                            which takes the entry
+ *                            which takes the entries
  *   split           3 pages  a full range page gives its upper buckets to a
  *                            new page, and the directory page points them
  *                            there: entries and directory move together
@@ -33,7 +33,7 @@
  * the page when the tail has grown past MIH_TAIL_MAX.
  */
 static void
-page_append(Page page, const tfp_mih_layout *l, uint64 code, ItemPointer tid)
+page_append(Page page, const tfp_mih_layout *l, uint64 code, const ItemPointerData *tid)
 {
 	PageHeader	ph = (PageHeader) page;
 	MihPageOpaque op = MihPageGetOpaque(page);
@@ -56,31 +56,33 @@ page_append(Page page, const tfp_mih_layout *l, uint64 code, ItemPointer tid)
 
 void
 mih_wal_append(Relation index, const MihMeta *meta, Buffer buf,
-			   uint64 code, ItemPointer tid)
+			   const MihEntry *e, int n)
 {
 	GenericXLogState *state = GenericXLogStart(index);
 	Page		page = GenericXLogRegisterBuffer(state, buf, 0);
 
-	page_append(page, &meta->layout, code, tid);
+	for (int j = 0; j < n; j++)
+		page_append(page, &meta->layout, e[j].code, &e[j].tid);
 	GenericXLogFinish(state);
 }
 
 void
 mih_wal_append_hint(Relation index, const MihMeta *meta, Buffer primary,
-					Buffer target, uint64 code, ItemPointer tid)
+					Buffer target, const MihEntry *e, int n)
 {
 	GenericXLogState *state = GenericXLogStart(index);
 	Page		ppage = GenericXLogRegisterBuffer(state, primary, 0);
 	Page		tpage = GenericXLogRegisterBuffer(state, target, 0);
 
-	page_append(tpage, &meta->layout, code, tid);
+	for (int j = 0; j < n; j++)
+		page_append(tpage, &meta->layout, e[j].code, &e[j].tid);
 	MihPageGetOpaque(ppage)->hint = BufferGetBlockNumber(target);
 	GenericXLogFinish(state);
 }
 
 void
 mih_wal_new_overflow(Relation index, const MihMeta *meta, Buffer primary,
-					 Buffer newbuf, uint64 code, ItemPointer tid)
+					 Buffer newbuf, const MihEntry *e, int n)
 {
 	GenericXLogState *state = GenericXLogStart(index);
 	Page		ppage = GenericXLogRegisterBuffer(state, primary, 0);
@@ -93,7 +95,8 @@ mih_wal_new_overflow(Relation index, const MihMeta *meta, Buffer primary,
 	nop = MihPageGetOpaque(npage);
 	nop->primary = BufferGetBlockNumber(primary);
 	nop->next = pop->next;
-	page_append(npage, &meta->layout, code, tid);
+	for (int j = 0; j < n; j++)
+		page_append(npage, &meta->layout, e[j].code, &e[j].tid);
 	/* the new page goes first after the primary: inserts find room there */
 	pop->next = nblk;
 	pop->hint = nblk;

@@ -117,6 +117,38 @@ check_exact('after concurrent inserts, deletes and VACUUM');
 $node->safe_psql('postgres', 'VACUUM c');
 check_exact('after a final VACUUM');
 
+# --- pending rows and TID reuse -----------------------------------------------
+# A statement that fails inside a savepoint has inserted rows whose entries
+# are still pending (they are written when a statement ends); the rows are
+# dead at once and VACUUM in another session may give their TIDs to new rows
+# before the transaction ends.  Their pending entries must be dropped with
+# the savepoint, or the index would give a new row's TID for a dead row's
+# fingerprint.
+$node->safe_psql('postgres',
+	q{CREATE TABLE r (id int, fp simhash64) WITH (autovacuum_enabled = off);
+	  INSERT INTO r VALUES (1, '1111111111111111');
+	  CREATE INDEX r_mih ON r USING mih (fp);});
+my $a = $node->background_psql('postgres', on_error_stop => 0);
+$a->query_safe(q{BEGIN; INSERT INTO r VALUES (2, '2222222222222222'); SAVEPOINT s;});
+# the first row goes in (at (0,3)), the second fails
+$a->query(q{INSERT INTO r SELECT i, CASE WHEN i = 3 THEN 'deaddeaddeaddead'::simhash64
+                                         ELSE ((1 / (i - 4))::bigint)::simhash64 END
+            FROM generate_series(3, 4) i});
+like($a->{stderr}, qr/division by zero/, 'the statement failed after its first row');
+$a->{stderr} = '';
+$a->query_safe('ROLLBACK TO SAVEPOINT s;');
+$node->safe_psql('postgres', 'VACUUM r');
+is($node->safe_psql('postgres', q{INSERT INTO r VALUES (4, '4444444444444444') RETURNING ctid}),
+	'(0,3)', 'a new row took the failed statement\'s TID');
+$a->query_safe('COMMIT;');
+$a->quit;
+is($node->safe_psql('postgres',
+		"$idx SELECT count(*) FROM r WHERE fp <@ hamming_ball('deaddeaddeaddead', 5)"),
+	'0', 'the index does not give the new row for the dead row\'s fingerprint');
+is($node->safe_psql('postgres',
+		"$idx SELECT string_agg(id::text, ',' ORDER BY id) FROM r WHERE fp <@ hamming_ball(fp, 0)"),
+	'1,2,4', 'and finds every committed row');
+
 # --- SERIALIZABLE: predicate locks on the buckets a lookup read ------------
 
 $node->safe_psql(
