@@ -19,15 +19,15 @@
  * time of a query, the probes, the candidates verified and the answers; every
  * answer is checked against a scan of all codes.  It also prints how evenly
  * the codes spread over each table's buckets: the mean size of the bucket a
- * random code falls into (sum of squared bucket sizes / rows) against rows /
- * 2^w, the value for codes spread evenly.  A probe lands where codes are, so
- * that ratio is how many times more candidates a probe meets than on uniform
- * codes.
+ * random code falls into (sum of squared bucket sizes / rows), less the code
+ * itself, against rows / 2^w, its value for codes spread evenly (Poisson).  A
+ * probe lands where codes are, so that ratio is how many times more
+ * candidates a probe meets than on uniform codes.
  *
  * Data sets: uniform (64 pseudo-random bits), clustered (bench/index's planted
  * families: blocks of ten ids, a root, 7 to 9 members with 1 to 6 bits
- * flipped, the rest unrelated), or codes from a file (16 hex digits a line,
- * e.g. COPY of a simhash64 column of text-like documents).
+ * flipped, the rest unrelated), or codes from a file (16 hex digits a line, or
+ * as the last tab-separated field, e.g. COPY of (id, fp) of text-like documents).
  *
  * Usage: micro [-n rows] [-q queries] [-m list] [-r list] [-s structures]
  *              [-d uniform|clustered|FILE]
@@ -112,8 +112,10 @@ make_codes(const char *dataset, size_t *n)
 		while (k < *n && fgets(line, sizeof line, f))
 		{
 			uint64_t	v;
+			char	   *field = strrchr(line, '\t');
 
-			if (!tfp_hex64_parse(line, strcspn(line, "\r\n"), &v))
+			field = field ? field + 1 : line;
+			if (!tfp_hex64_parse(field, strcspn(field, "\r\n"), &v))
 				continue;
 			if (k == cap)
 			{
@@ -447,7 +449,7 @@ mih_skew(const mih_index *x, const char *dataset)
 		}
 		printf("skew\t%s\t%zu\t%d\t%d\t%d\t%.1f\t%.1f\t%.2f\t%u\t%.3f\n",
 			   dataset, x->n, x->l.m, i, x->l.width[i], even, sq / (double) x->n,
-			   sq / (double) x->n / even, maxb, (double) empty / (double) nb);
+			   (sq / (double) x->n - 1) / even, maxb, (double) empty / (double) nb);
 	}
 }
 
