@@ -21,6 +21,8 @@
 #                 default simhash of bench/corpus's generated documents: ROWS + INSERT_ROWS +
 #                 SINGLE_ROWS + QUERIES of them, made once and kept in bench/out/corpus/ with
 #                 their fingerprints; the far queries are documents not in the table)
+#   TEXTLIKE_CORPUS  a corpus file to use instead of making one with bench/corpus (the same
+#                 format, with enough documents); its fingerprints are kept next to it
 #   RADII         radii timed through every index (default "0 1 2 3 4 5 6 10"; 10 is the
 #                 default textfp.hamming_threshold)
 #   THRESHOLD     textfp.hamming_threshold for % (the % check and the % self-join; default 10)
@@ -118,9 +120,13 @@ fi
 # fingerprints are computed once, on the benchmark's server, and kept next to the corpus.
 textlike_tsv=
 if [[ " $DATASETS " == *" textlike "* ]]; then
-	# shellcheck source=../corpus/corpus.sh
-	source "$repo/bench/corpus/corpus.sh"
-	textlike_tsv=$(N=$((ROWS + INSERT_ROWS + SINGLE_ROWS + SINGLE_ROWS_SYNC + QUERIES)) textlike_file)
+	if [[ -n ${TEXTLIKE_CORPUS:-} ]]; then
+		textlike_tsv=$(realpath "$TEXTLIKE_CORPUS")
+	else
+		# shellcheck source=../corpus/corpus.sh
+		source "$repo/bench/corpus/corpus.sh"
+		textlike_tsv=$(N=$((ROWS + INSERT_ROWS + SINGLE_ROWS + SINGLE_ROWS_SYNC + QUERIES)) textlike_file)
+	fi
 fi
 
 # --- machine facts -------------------------------------------------------------

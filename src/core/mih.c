@@ -6,15 +6,16 @@
 #include "tfp_mih.h"
 
 /*
- * Measured on the server (bench/mih/run.sh, docs/benchmarks.md): a probe
- * (directory entry, bucket page pinned, locked and searched) costs about 300
- * times the verification of one candidate; reading a page of a table whole
- * (a full pass) about as much as a probe, as it is the same page access.
+ * Measured on the server at 1M rows (docs/indexing.md, "Choosing m"): a
+ * probe (a directory entry, a bucket page pinned, locked and searched) costs
+ * about 0.8 us, about 200 times the verification of one candidate (a
+ * popcount, with the memory traffic of reading codes); each further page of
+ * a bucket's chain, or of a full pass, about half a probe.
  */
 const tfp_mih_costs tfp_mih_default_costs = {
-	.probe = 300.0,
+	.probe = 200.0,
 	.candidate = 1.0,
-	.page = 300.0,
+	.page = 100.0,
 	.entries_per_page = 523.0,	/* 581 a page, filled to 90% by a build */
 	.dir_entries_per_page = 2040.0,
 };
@@ -71,6 +72,7 @@ tfp_mih_plan_query(const tfp_mih_layout *l, int r, double rows,
 				   const tfp_mih_costs *c, tfp_mih_plan *p)
 {
 	double		per_bucket[TFP_MIH_M_MAX];
+	double		bucket_cost[TFP_MIH_M_MAX];
 	double		cost = 0;
 	double		candidates = 0;
 	uint64_t	probes = 0;
@@ -87,6 +89,9 @@ tfp_mih_plan_query(const tfp_mih_layout *l, int r, double rows,
 		p->t[i] = -1;
 	for (int i = 0; i < l->m; i++)
 		per_bucket[i] = rows / (double) (UINT64_C(1) << l->width[i]);
+	/* what one bucket costs beyond its probe: its codes, and the pages they fill */
+	for (int i = 0; i < l->m; i++)
+		bucket_cost[i] = c->candidate * per_bucket[i] + c->page * per_bucket[i] / c->entries_per_page;
 
 	/*
 	 * r + 1 steps; each raises the probe radius of the table whose next shell
@@ -105,7 +110,7 @@ tfp_mih_plan_query(const tfp_mih_layout *l, int r, double rows,
 			if (p->t[i] >= l->width[i])
 				continue;
 			shell = (double) tfp_binomial(l->width[i], p->t[i] + 1);
-			sc = shell * (c->probe + c->candidate * per_bucket[i]);
+			sc = shell * (c->probe + bucket_cost[i]);
 			if (best < 0 || sc < best_cost)
 			{
 				best = i;
@@ -125,7 +130,7 @@ tfp_mih_plan_query(const tfp_mih_layout *l, int r, double rows,
 		n = tfp_mih_ball_size(l->width[i], p->t[i]);
 		probes += n;
 		candidates += (double) n * per_bucket[i];
-		cost += (double) n * (c->probe + c->candidate * per_bucket[i]);
+		cost += (double) n * (c->probe + bucket_cost[i]);
 	}
 
 	/* one table read whole: every code once, page by page */
