@@ -8,6 +8,7 @@ PGFILEDESC = "textfp - text fingerprints and near-duplicate detection"
 
 CORE_OBJS = \
 	src/core/bits.o \
+	src/core/mem.o \
 	src/core/hash.o \
 	src/core/normalize.o \
 	src/core/tokenize.o \

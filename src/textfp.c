@@ -85,6 +85,24 @@ env_alloc(void *ctx, size_t size)
 	return p;
 }
 
+/* repalloc moves a large block's pages (realloc, mremap) instead of copying them */
+static void *
+env_realloc(void *ctx, void *ptr, size_t size)
+{
+	EnvMemory  *m = (EnvMemory *) ctx;
+	Size		old = GetMemoryChunkSpace(ptr);
+	void	   *p;
+
+	if (size > old && size - old > TEXTFP_MEMORY_LIMIT - m->used)
+	{
+		m->over_limit = true;
+		return NULL;
+	}
+	p = repalloc(ptr, size);
+	m->used = m->used - old + GetMemoryChunkSpace(p);
+	return p;
+}
+
 static void
 env_free(void *ctx, void *ptr)
 {
@@ -111,6 +129,7 @@ textfp_env_init(tfp_env *env, MemoryContext cxt)
 	env->check_interrupts = env_check_interrupts;
 	env->ctx = m;
 	env->icu_error = 0;
+	env->realloc = env_realloc;
 }
 
 void

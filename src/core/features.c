@@ -38,13 +38,9 @@ buf_append(tfp_env *env, byte_buf *b, const char *s, size_t n)
 
 		while (ncap < b->len + n)
 			ncap *= 2;
-		nd = env->alloc(env->ctx, ncap);
+		nd = tfp_grow(env, b->data, b->len, ncap);
 		if (nd == NULL)
 			return TFP_ENOMEM;
-		if (b->len)
-			memcpy(nd, b->data, b->len);
-		if (b->data)
-			env->free(env->ctx, b->data);
 		b->data = nd;
 		b->cap = ncap;
 	}
@@ -112,7 +108,7 @@ emit_shingle(shingler *sh, size_t last, size_t width)
 		(tfp_stopset_contains_hash(sh->builtin, ftext, flen, h) ||
 		 tfp_stopset_contains_hash(sh->opts->user_stopwords, ftext, flen, h)))
 		return TFP_OK;
-	if (sh->env->check_interrupts && (++sh->features & 0xFFFF) == 0)
+	if (sh->env->check_interrupts && (++sh->features & 0xFFF) == 0)
 		sh->env->check_interrupts(sh->env->ctx);
 	return sh->sink(sh->arg, h, ftext, flen);
 }
@@ -199,7 +195,7 @@ table_rehash(tfp_feature_table *t, size_t size)
 
 	if (slots == NULL)
 		return TFP_ENOMEM;
-	memset(slots, 0, size * sizeof(uint32_t));
+	tfp_clear(env, slots, size * sizeof(uint32_t));
 	if (t->slots)
 		env->free(env->ctx, t->slots);
 	t->slots = slots;
@@ -246,14 +242,11 @@ tfp_feature_table_add(void *arg, uint64_t h, const char *text, size_t len)
 	if (t->n == t->cap)
 	{
 		size_t		ncap = t->cap ? t->cap * 2 : 64;
-		tfp_feature *ni = env->alloc(env->ctx, ncap * sizeof(tfp_feature));
+		tfp_feature *ni = tfp_grow(env, t->items, t->n * sizeof(tfp_feature),
+								   ncap * sizeof(tfp_feature));
 
 		if (ni == NULL)
 			return TFP_ENOMEM;
-		if (t->n)
-			memcpy(ni, t->items, t->n * sizeof(tfp_feature));
-		if (t->items)
-			env->free(env->ctx, t->items);
 		t->items = ni;
 		t->cap = ncap;
 	}

@@ -20,13 +20,11 @@
 /* Opening a transliterator costs milliseconds: keep one per process. */
 static UTransliterator *simplifier = NULL;
 
-bool
-tfp_utf8_valid(const char *s, size_t len)
+/* Validate from p up to at least stop (a sequence may run past it); NULL if invalid. */
+static const unsigned char *
+utf8_valid_upto(const unsigned char *p, const unsigned char *stop, const unsigned char *end)
 {
-	const unsigned char *p = (const unsigned char *) s;
-	const unsigned char *end = p + len;
-
-	while (p < end)
+	while (p < stop)
 	{
 		unsigned char c = *p;
 
@@ -38,34 +36,60 @@ tfp_utf8_valid(const char *s, size_t len)
 		if (c >= 0xC2 && c <= 0xDF)
 		{
 			if (end - p < 2 || (p[1] & 0xC0) != 0x80)
-				return false;
+				return NULL;
 			p += 2;
 		}
 		else if (c >= 0xE0 && c <= 0xEF)
 		{
 			if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
-				return false;
+				return NULL;
 			if (c == 0xE0 && p[1] < 0xA0)
-				return false;	/* overlong */
+				return NULL;	/* overlong */
 			if (c == 0xED && p[1] >= 0xA0)
-				return false;	/* surrogate */
+				return NULL;	/* surrogate */
 			p += 3;
 		}
 		else if (c >= 0xF0 && c <= 0xF4)
 		{
 			if (end - p < 4 || (p[1] & 0xC0) != 0x80 ||
 				(p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
-				return false;
+				return NULL;
 			if (c == 0xF0 && p[1] < 0x90)
-				return false;	/* overlong */
+				return NULL;	/* overlong */
 			if (c == 0xF4 && p[1] >= 0x90)
-				return false;	/* above U+10FFFF */
+				return NULL;	/* above U+10FFFF */
 			p += 4;
 		}
 		else
-			return false;
+			return NULL;
 	}
-	return true;
+	return p;
+}
+
+bool
+tfp_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+
+	return utf8_valid_upto(p, p + len, p + len) != NULL;
+}
+
+/* The same, checking for interrupts every megabyte. */
+static bool
+utf8_valid_interruptible(tfp_env *env, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	const unsigned char *end = p + len;
+
+	while (p != NULL && p < end)
+	{
+		const unsigned char *stop = end - p > (1 << 20) ? p + (1 << 20) : end;
+
+		p = utf8_valid_upto(p, stop, end);
+		if (env->check_interrupts)
+			env->check_interrupts(env->ctx);
+	}
+	return p != NULL;
 }
 
 static bool
@@ -171,13 +195,9 @@ uchar_buf_reserve(tfp_env *env, uchar_buf *b, int64_t cap)
 		return TFP_OK;
 	if (cap > INT32_MAX / 2)
 		return TFP_ENORMLONG;
-	nd = env->alloc(env->ctx, (size_t) cap * sizeof(UChar));
+	nd = tfp_grow(env, b->data, (size_t) b->len * sizeof(UChar), (size_t) cap * sizeof(UChar));
 	if (nd == NULL)
 		return TFP_ENOMEM;
-	if (b->len)
-		memcpy(nd, b->data, (size_t) b->len * sizeof(UChar));
-	if (b->data)
-		env->free(env->ctx, b->data);
 	b->data = nd;
 	b->cap = (int32_t) cap;
 	return TFP_OK;
@@ -205,11 +225,9 @@ emit_uchars(norm_state *st, const UChar *s, int32_t n)
 			ncap = need;
 		if (ncap > most)
 			ncap = most;		/* still >= need: outlen <= the limit */
-		nd = env->alloc(env->ctx, ncap);
+		nd = tfp_grow(env, st->out, st->outlen, ncap);
 		if (nd == NULL)
 			return TFP_ENOMEM;
-		memcpy(nd, st->out, st->outlen);
-		env->free(env->ctx, st->out);
 		st->out = nd;
 		st->outcap = ncap;
 	}
@@ -389,7 +407,7 @@ tfp_normalize_pieces(tfp_env *env, const char *in, size_t len, bool simplify,
 
 	if (len > TFP_MAX_INPUT_BYTES)
 		return TFP_ETOOLONG;
-	if (!tfp_utf8_valid(in, len))
+	if (!utf8_valid_interruptible(env, in, len))
 		return TFP_EUTF8;
 
 	/* NFKC_Casefold of ASCII is ASCII lower-casing; Han needs no simplifying. */

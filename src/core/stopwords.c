@@ -199,7 +199,7 @@ tfp_builtin_stopset(tfp_env *env, int mask, const tfp_stopset **out)
 	size_t		nzh = (mask & TFP_STOP_ZH) ? tfp_stopwords_zh_count : 0;
 	size_t		nen = (mask & TFP_STOP_EN) ? tfp_stopwords_en_count : 0;
 	size_t		n = nzh + nen;
-	tfp_env		penv = {process_alloc, process_free, NULL, NULL, 0};
+	tfp_env		penv = {process_alloc, process_free, NULL, NULL, 0, NULL};
 	char	  **norm;
 	size_t	   *lens;
 	size_t		done = 0;

@@ -56,7 +56,16 @@ typedef struct tfp_env
 	void		(*check_interrupts) (void *ctx);	/* may longjmp; may be NULL */
 	void	   *ctx;
 	int			icu_error;		/* UErrorCode of the last TFP_EICU */
+	/* grow or shrink in place if it can; NULL on failure; may be NULL */
+	void	   *(*realloc) (void *ctx, void *ptr, size_t size);
 } tfp_env;
+
+/* --- large buffers (mem.c) --- */
+
+/* ptr (old_size bytes, or NULL) grown to new_size; NULL on failure, ptr kept. */
+extern void *tfp_grow(tfp_env *env, void *ptr, size_t old_size, size_t new_size);
+/* memset to 0 in slices, with interrupt checks between them. */
+extern void tfp_clear(tfp_env *env, void *ptr, size_t size);
 
 typedef enum tfp_tokenizer
 {

@@ -16,7 +16,7 @@
 #include "tfp_core.h"
 
 /* Code points between interrupt checks. */
-#define INTERRUPT_EVERY 65536
+#define INTERRUPT_EVERY 4096
 
 static UBreakIterator *word_breaker = NULL;
 
@@ -210,8 +210,8 @@ tokenize_ngram(tfp_env *env, const tfp_options *opts, const char *text,
  * character of Word_Break class Other, such as Chinese punctuation, or after
  * a space or line break, when no combining or format character follows), so
  * the pieces give the tokens the whole text would.  Only a run of more than
- * 8 pieces, 512 KiB, without such a place (about 170,000 Chinese characters
- * without punctuation, or a "word" of half a megabyte) is cut without one.
+ * 4 pieces, 256 KiB, without such a place (about 87,000 Chinese characters
+ * without punctuation, or a "word" of a quarter megabyte) is cut without one.
  */
 #define ICU_PIECE_BYTES		65536
 
@@ -245,7 +245,7 @@ icu_piece_end(const char *text, size_t len, size_t from, size_t piece_bytes)
 {
 	const unsigned char *s = (const unsigned char *) text;
 	size_t		i = from + piece_bytes;
-	size_t		hard = from + 8 * piece_bytes;
+	size_t		hard = from + 4 * piece_bytes;
 	uint32_t	prev;
 
 	if (i >= len)
@@ -363,14 +363,11 @@ span_push(void *arg, size_t off, size_t len)
 	if (v->n == v->cap)
 	{
 		size_t		ncap = v->cap ? v->cap * 2 : 64;
-		tfp_span   *nitems = v->env->alloc(v->env->ctx, ncap * sizeof(tfp_span));
+		tfp_span   *nitems = tfp_grow(v->env, v->items, v->n * sizeof(tfp_span),
+									  ncap * sizeof(tfp_span));
 
 		if (nitems == NULL)
 			return TFP_ENOMEM;
-		if (v->n)
-			memcpy(nitems, v->items, v->n * sizeof(tfp_span));
-		if (v->items)
-			v->env->free(v->env->ctx, v->items);
 		v->items = nitems;
 		v->cap = ncap;
 	}

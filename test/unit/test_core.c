@@ -95,6 +95,7 @@ env_reset(void)
 	memset(&ca, 0, sizeof(ca));
 	ca.fail_after = -1;
 	env.alloc = counting_alloc_fn;
+	env.realloc = NULL;			/* the core copies: every allocation counted */
 	env.free = counting_free_fn;
 	env.check_interrupts = NULL;
 	env.ctx = &ca;

@@ -142,10 +142,10 @@ pieces_icu_tokens_equal_whole(void)
 		REQUIRE_INT_EQ(tfp_tokenize_pieces(&env, &o, text, len, SIZE_MAX / 16, collect_token, &whole), TFP_OK);
 		REQUIRE(whole.n > 50 && whole.n <= 4096);
 		/*
-		 * pieces of p bytes are cut by force only after 8p bytes without a
+		 * pieces of p bytes are cut by force only after 4p bytes without a
 		 * safe place; these texts have safe places every few dozen bytes
 		 */
-		for (size_t p = 40; p <= 400; p += (p < 100 ? 3 : 29))
+		for (size_t p = 64; p <= 400; p += (p < 120 ? 3 : 29))
 		{
 			part.n = 0;
 			REQUIRE_INT_EQ(tfp_tokenize_pieces(&env, &o, text, len, p, collect_token, &part), TFP_OK);
@@ -162,7 +162,7 @@ pieces_icu_tokens_equal_whole(void)
 	}
 }
 
-/* A run with no safe place is cut at 8 pieces: bounded work, a forced boundary. */
+/* A run with no safe place is cut at 4 pieces: bounded work, a forced boundary. */
 static void
 pieces_icu_long_run_is_cut(void)
 {
@@ -176,10 +176,10 @@ pieces_icu_long_run_is_cut(void)
 		memcpy(text + i, "中", 3);
 	t.n = 0;
 	REQUIRE_INT_EQ(tfp_tokenize_pieces(&env, &o, text, n, 8, collect_token, &t), TFP_OK);
-	/* forced pieces of 8 * 8 bytes, rounded up to a character: 66 bytes */
+	/* forced pieces of 4 * 8 bytes, rounded up to a character: 33 bytes */
 	REQUIRE(t.n > 0 && t.n <= 4096);
 	for (size_t i = 0; i < t.n; i++)
-		CHECK(t.off[i] / 66 == (t.off[i] + t.len[i] - 1) / 66);
+		CHECK(t.off[i] / 33 == (t.off[i] + t.len[i] - 1) / 33);
 	free(text);
 }
 
