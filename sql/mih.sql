@@ -231,6 +231,23 @@ SELECT count(*) FROM um WHERE fp <@ hamming_ball('cafecafecafecafe', 2);
 RESET enable_seqscan;
 SELECT count(*) FROM um WHERE fp <~> 'cafecafecafecafe' <= 2;
 
+-- many conditions on the column: the smallest radius drives the scan, the
+-- others are checked on each candidate
+CREATE VIEW many_conditions AS
+  SELECT id FROM m
+  WHERE fp % 'cafecafecafecafe' AND fp <@ hamming_ball('cafecafecafecafe', 2)
+    AND fp <@ hamming_ball('cafecafecafecaff', 2) AND fp <@ hamming_ball('cafecafecafecafc', 3)
+    AND fp <@ hamming_ball('cafecafecafecafe', 40) AND fp <@ hamming_ball('cafecafecafecafe', 64)
+    AND hamming_ball('cafecafecafecafa', 4) @> fp AND fp <@ hamming_ball('cafecafecafecaf0', 6)
+    AND fp <@ hamming_ball('cafecafecafecbfe', 3) AND fp % 'cafecafecafecaee';
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM many_conditions;
+SELECT count(*) AS through_index FROM many_conditions;
+RESET enable_seqscan;
+SET enable_bitmapscan = off;
+SELECT count(*) AS by_scan FROM many_conditions;
+RESET enable_bitmapscan;
+
 -- NULL arguments match nothing
 SET enable_seqscan = off;
 SELECT count(*) FROM m WHERE fp % NULL;

@@ -353,6 +353,20 @@ mih_dir_lookup(Relation index, const MihMeta *meta, int table, uint32 v)
 	return blk;
 }
 
+/* Counts a page of a chain walk; true when the chain must be broken. */
+bool
+mih_chain_step(Relation index, MihChainWalk *walk)
+{
+	if (++walk->visited <= walk->limit)
+		return false;
+	if (!walk->exact)
+	{
+		walk->limit = RelationGetNumberOfBlocks(index);
+		walk->exact = true;
+	}
+	return walk->visited > walk->limit;
+}
+
 /* Whether page is the bucket page (range or primary) of bucket v of table. */
 bool
 mih_page_covers(Page page, int table, uint32 v)

@@ -134,6 +134,13 @@ typedef struct MihEntry
 	ItemPointerData tid;
 } MihEntry;
 
+/* Asks the CPU to fetch a cache line ahead of use. */
+#if defined(__GNUC__) || defined(__clang__)
+#define MIH_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define MIH_PREFETCH(p) ((void) (p))
+#endif
+
 /* --- entries of a bucket page --- */
 
 static inline int
@@ -185,7 +192,21 @@ MihLockTarget(const MihMeta *meta, int i, uint32 v)
 	return meta->layout.offset[i] + v;
 }
 
+/*
+ * A walk along an overflow chain counts its pages: a chain longer than the
+ * index is broken (a cycle).  The index's size is asked only of long chains.
+ */
+typedef struct MihChainWalk
+{
+	BlockNumber visited;
+	BlockNumber limit;
+	bool		exact;			/* limit is the index's size */
+} MihChainWalk;
+
+#define MIH_CHAIN_WALK_INIT {0, 1024, false}
+
 /* mih.c */
+extern bool mih_chain_step(Relation index, MihChainWalk *walk);
 extern const MihMeta *mih_get_meta(Relation index);
 extern void mih_init_page(Page page, uint16 flags, int table, uint32 lo, uint32 hi);
 extern void mih_init_meta_page(Page page, const tfp_mih_layout *l,

@@ -150,8 +150,7 @@ insert_into_chain(Relation index, const MihMeta *meta, Buffer pbuf,
 	if (pop->flags & MIH_HAS_FREE)
 	{
 		BlockNumber x = pop->next;
-		BlockNumber visited = 0;
-		BlockNumber limit = RelationGetNumberOfBlocks(index);	/* a chain is shorter */
+		MihChainWalk walk = MIH_CHAIN_WALK_INIT;
 
 		while (x != InvalidBlockNumber)
 		{
@@ -163,7 +162,7 @@ insert_into_chain(Relation index, const MihMeta *meta, Buffer pbuf,
 			xpage = BufferGetPage(xbuf);
 			mih_check_bucket_page(index, xpage, x);
 			if (!(MihPageGetOpaque(xpage)->flags & MIH_OVERFLOW) ||
-				MihPageGetOpaque(xpage)->primary != pblk || ++visited > limit)
+				MihPageGetOpaque(xpage)->primary != pblk || mih_chain_step(index, &walk))
 				mih_corrupted(index, "an overflow chain is broken");
 			if (room(xpage) > 0)
 			{

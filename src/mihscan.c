@@ -33,11 +33,10 @@
 #include "nodes/tidbitmap.h"
 #include "pgstat.h"
 #include "storage/predicate.h"
+#include "utils/memutils.h"
 
 #include "mih.h"
 #include "textfp.h"
-
-#define MIH_MAX_KEYS 8
 
 typedef struct MihProbe
 {
@@ -51,8 +50,9 @@ typedef struct MihScanOpaqueData
 {
 	/* the query, set by each getbitmap call from scan->keyData */
 	int			nkeys;
-	uint64		center[MIH_MAX_KEYS];
-	int			radius[MIH_MAX_KEYS];
+	int			maxkeys;		/* room in center[] and radius[] */
+	uint64	   *center;
+	int		   *radius;
 	int			drive;			/* the key with the smallest radius */
 	tfp_mih_plan plan;
 	const MihMeta *meta;
@@ -85,6 +85,12 @@ mih_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
 void
 mih_end_scan(IndexScanDesc scan)
 {
+	MihScanOpaque so = (MihScanOpaque) scan->opaque;
+
+	if (so->center)
+		pfree(so->center);
+	if (so->radius)
+		pfree(so->radius);
 	pfree(scan->opaque);
 	scan->opaque = NULL;
 }
@@ -98,11 +104,15 @@ read_keys(IndexScanDesc scan, MihScanOpaque so)
 {
 	so->nkeys = 0;
 	so->drive = 0;
-	if (scan->numberOfKeys > MIH_MAX_KEYS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("mih index scans take at most %d conditions, got %d",
-						MIH_MAX_KEYS, scan->numberOfKeys)));
+	if (so->maxkeys < Max(scan->numberOfKeys, 1))
+	{
+		/* in the scan's context, with the opaque struct */
+		MemoryContext cxt = GetMemoryChunkContext(so);
+
+		so->maxkeys = Max(scan->numberOfKeys, 1);
+		so->center = (uint64 *) MemoryContextAlloc(cxt, sizeof(uint64) * so->maxkeys);
+		so->radius = (int *) MemoryContextAlloc(cxt, sizeof(int) * so->maxkeys);
+	}
 	for (int k = 0; k < scan->numberOfKeys; k++)
 	{
 		ScanKey		key = &scan->keyData[k];
@@ -174,11 +184,8 @@ read_chain(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm, int table,
 		   BlockNumber pblk, BlockNumber next)
 {
 	Relation	index = scan->indexRelation;
-	BlockNumber visited = 0;
-	BlockNumber limit = InvalidBlockNumber;	/* a chain is shorter than the index */
+	MihChainWalk walk = MIH_CHAIN_WALK_INIT;
 
-	if (next != InvalidBlockNumber)
-		limit = RelationGetNumberOfBlocks(index);
 	while (next != InvalidBlockNumber)
 	{
 		Buffer		buf;
@@ -192,7 +199,7 @@ read_chain(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm, int table,
 		mih_check_bucket_page(index, page, next);
 		op = MihPageGetOpaque(page);
 		if (!(op->flags & MIH_OVERFLOW) || op->primary != pblk || op->table != table ||
-			++visited > limit)
+			mih_chain_step(index, &walk))
 			mih_corrupted(index, "an overflow chain is broken");
 		verify(so, page, table, 0, MihPageCount(page));
 		next = op->next;
@@ -202,15 +209,16 @@ read_chain(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm, int table,
 }
 
 /*
- * Visits bucket page blk for the probes [p, p + np) that the directory sent
- * there.  Probes whose bucket the page no longer holds get retry set.
+ * Visits bucket page blk (buf, pinned) for the probes [p, p + np) that the
+ * directory sent there; releases buf.  Probes whose bucket the page no
+ * longer holds get retry set.
  */
 static void
-visit_page(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm, BlockNumber blk,
+visit_page(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm, Buffer buf,
 		   MihProbe *p, int np)
 {
 	Relation	index = scan->indexRelation;
-	Buffer		buf = ReadBuffer(index, blk);
+	BlockNumber blk = BufferGetBlockNumber(buf);
 	Page		page;
 	MihPageOpaque op;
 	bool		any = false;
@@ -360,14 +368,32 @@ probe_scan(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm)
 	{
 		int			nretry = 0;
 
+		Buffer		buf = n > 0 ? ReadBuffer(index, probes[0].blk) : InvalidBuffer;
+
 		for (k = 0; k < n;)
 		{
 			int			e = k + 1;
+			Buffer		next = InvalidBuffer;
 
 			CHECK_FOR_INTERRUPTS();
 			while (e < n && probes[e].blk == probes[k].blk)
 				e++;
-			visit_page(scan, so, tbm, probes[k].blk, probes + k, e - k);
+			/*
+			 * Pin the next page first and ask the CPU for its header and
+			 * special space: its cache misses overlap this page's work.
+			 */
+			if (e < n)
+			{
+				char	   *np;
+
+				next = ReadBuffer(index, probes[e].blk);
+				np = (char *) BufferGetPage(next);
+				MIH_PREFETCH(np);
+				MIH_PREFETCH(np + BLCKSZ - MIH_SPECIAL_SIZE);
+				MIH_PREFETCH(np + MIH_CONTENTS + 64);
+			}
+			visit_page(scan, so, tbm, buf, probes + k, e - k);
+			buf = next;
 			k = e;
 		}
 		/* the probes whose page split meanwhile, again from the directory */

@@ -582,10 +582,12 @@ if (%{$timing{single} // {}} || %{$timing{single_sync} // {}}) {
 			my ($t0, $t1) = ($timing{single}{$ds}{$m}, $timing{single_sync}{$ds}{$m});
 			next unless $t0 || $t1;
 			my $rate = sub { my ($t) = @_; return $t && $t->{ms} > 0 ? $t->{rows} / ($t->{ms} / 1000) : undef };
+			my $fmt = sub { my ($v, $f) = @_; return defined $v ? sprintf($f, $v) : 'n/a' };
 			printf "| %s | %s | %s | %s | %s | %s |\n", $ds, ($m eq 'seq' ? 'none' : name($m)),
-				map { defined $_ ? sprintf('%.0f', $_) : 'n/a' } $rate->($t0),
-				(defined $rate->($t0) && defined $rate->($b0) ? $rate->($b0) / $rate->($t0) : undef),
-				$rate->($t1), (defined $rate->($t1) && defined $rate->($b1) ? $rate->($b1) / $rate->($t1) : undef);
+				$fmt->($rate->($t0), '%.0f'),
+				$fmt->(defined $rate->($t0) && defined $rate->($b0) ? $rate->($b0) / $rate->($t0) : undef, '%.1f'),
+				$fmt->($rate->($t1), '%.0f'),
+				$fmt->(defined $rate->($t1) && defined $rate->($b1) ? $rate->($b1) / $rate->($t1) : undef, '%.1f');
 		}
 	}
 	print "\n(\"x no index\": how many times longer than the same inserts into the table without an index.)\n\n";
