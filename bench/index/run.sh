@@ -184,7 +184,7 @@ inner() {
 	local t
 
 	"${psql[@]}" -At -c 'SELECT version()' | sed 's/^/server\t/; s/ on x86.*//; s/,.*//' >> "$out/meta.txt"
-	"${psql[@]}" -At -c "SELECT 'server_settings' || chr(9) || string_agg(name || '=' || setting || coalesce(unit, ''), ' ' ORDER BY name)
+	"${psql[@]}" -At -c "SELECT 'server_settings' || chr(9) || string_agg(name || '=' || current_setting(name), ' ' ORDER BY name)
 		FROM pg_settings WHERE name IN ('shared_buffers', 'maintenance_work_mem', 'max_wal_size', 'fsync',
 			'synchronous_commit', 'autovacuum', 'jit', 'max_parallel_workers_per_gather', 'checkpoint_timeout')" \
 		>> "$out/meta.txt"
