@@ -96,7 +96,7 @@ typedef MihPageOpaqueData *MihPageOpaque;
 #define MIH_ENTRY_SIZE	(sizeof(uint64) + MIH_TID_SIZE)
 /* entries a bucket page holds: 581 with 8 kB pages */
 #define MIH_PAGE_CAPACITY ((BLCKSZ - MIH_CONTENTS - MIH_SPECIAL_SIZE) / MIH_ENTRY_SIZE)
-/* directory entries a page holds: 2040 with 8 kB pages */
+/* directory entries a page holds: 2034 with 8 kB pages */
 #define MIH_DIR_ENTRIES ((BLCKSZ - MIH_CONTENTS - MIH_SPECIAL_SIZE) / sizeof(BlockNumber))
 /* appended entries a page takes before it is sorted again */
 #define MIH_TAIL_MAX	32

@@ -17,7 +17,7 @@ const tfp_mih_costs tfp_mih_default_costs = {
 	.candidate = 1.0,
 	.page = 100.0,
 	.entries_per_page = 523.0,	/* 581 a page, filled to 90% by a build */
-	.dir_entries_per_page = 2040.0,
+	.dir_entries_per_page = 2034.0,
 };
 
 static double
