@@ -19,6 +19,7 @@ CORE_OBJS = \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
+	src/core/formats.o \
 	src/core/mih.o
 
 OBJS = $(CORE_OBJS) \
@@ -53,14 +54,14 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache \
+	options_cache compat_1_0 featureless \
 	mih mih_options
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
 # own, after the main tests (make installcheck-probe), so that a regression
 # that takes the server down fails only them.
-PROBE_REGRESS = selfuncs_probe
+PROBE_REGRESS = selfuncs_probe bad_input
 
 # ICU for normalisation and word breaks; xxhash is used header-only.
 PG_CPPFLAGS = -Isrc/core

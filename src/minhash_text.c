@@ -17,11 +17,6 @@
 
 #include "textfp.h"
 
-/* minhash(doc, k, method, <pipeline options>) */
-#define TEXT_ARG_K		 1
-#define TEXT_ARG_METHOD	 2
-#define TEXT_OPT_ARG0	 3
-
 static tfp_minhash_method
 parse_method(text *t)
 {
@@ -38,16 +33,23 @@ check_k(int32 k)
 	textfp_check_range("k", k, 1, TFP_MINHASH_K_MAX);
 }
 
-PG_FUNCTION_INFO_V1(textfp_minhash_text);
-Datum
-textfp_minhash_text(PG_FUNCTION_ARGS)
+/*
+ * minhash(doc, k, method, <pipeline options>) and, from 1.1, minhash(doc,
+ * featureless, k, method, <options>): with featureless => 'null' a text
+ * without shingles gives NULL instead of the empty set's signature (every
+ * value ffffffff), which 1.0's function gives for all of them.  k is at
+ * argument k_arg, the options follow method.
+ */
+static Datum
+minhash_text(FunctionCallInfo fcinfo, int k_arg, bool null_if_featureless)
 {
 	text	   *doc = PG_GETARG_TEXT_PP(0);
-	int32		k = PG_GETARG_INT32(TEXT_ARG_K);
-	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(TEXT_ARG_METHOD));
-	const TextfpOptions *o = textfp_get_options(fcinfo, TEXT_OPT_ARG0, false);
+	int32		k = PG_GETARG_INT32(k_arg);
+	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(k_arg + 1));
+	const TextfpOptions *o = textfp_get_options(fcinfo, k_arg + 2, false);
 	MinhashSig *sig;
 	size_t		len;
+	size_t		nfeatures;
 	char	   *u8;
 	tfp_env		env;
 	tfp_status	rc;
@@ -56,10 +58,26 @@ textfp_minhash_text(PG_FUNCTION_ARGS)
 	sig = minhash_sig_make(k, method, o->pipeline_id, (int64) o->opts.seed);
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values, NULL);
+	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values, &nfeatures);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
+	if (nfeatures == 0 && null_if_featureless)
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(sig);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_text);
+Datum
+textfp_minhash_text(PG_FUNCTION_ARGS)
+{
+	return minhash_text(fcinfo, 1, false);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_text_featureless);
+Datum
+textfp_minhash_text_featureless(PG_FUNCTION_ARGS)
+{
+	return minhash_text(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
 /* The elements of a one-dimensional bigint[] without nulls, as uint64. */
@@ -82,21 +100,26 @@ array_items(ArrayType *arr, const char *what, int *n)
 	return items;
 }
 
-/* minhash(shingles bigint[], k, seed, method) */
-PG_FUNCTION_INFO_V1(textfp_minhash_array);
-Datum
-textfp_minhash_array(PG_FUNCTION_ARGS)
+/*
+ * minhash(shingles bigint[], k, seed, method) and, from 1.1, minhash(shingles,
+ * featureless, k, seed, method), where featureless => 'null' makes an empty
+ * array NULL.  k is at argument k_arg.
+ */
+static Datum
+minhash_array(FunctionCallInfo fcinfo, int k_arg, bool null_if_featureless)
 {
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
-	int32		k = PG_GETARG_INT32(1);
-	int64		seed = PG_GETARG_INT64(2);
-	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(3));
+	int32		k = PG_GETARG_INT32(k_arg);
+	int64		seed = PG_GETARG_INT64(k_arg + 1);
+	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(k_arg + 2));
 	MinhashSig *sig;
 	uint64	   *items;
 	int			n;
 
 	check_k(k);
 	items = array_items(arr, "shingles", &n);
+	if (n == 0 && null_if_featureless)
+		PG_RETURN_NULL();
 	sig = minhash_sig_make(k, method, 0, seed);
 	if (method == TFP_MINHASH_KPERM)
 	{
@@ -112,13 +135,27 @@ textfp_minhash_array(PG_FUNCTION_ARGS)
 		tfp_minhash_init(acc, k, (uint64) seed);
 		for (int i = 0; i < n; i++)
 		{
-			if ((i & 0xffff) == 0)
+			if ((i & 0xfff) == 0)
 				CHECK_FOR_INTERRUPTS();
 			tfp_minhash_add(acc, items[i]);
 		}
 		tfp_minhash_final(acc, sig->values);
 	}
 	PG_RETURN_POINTER(sig);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_array);
+Datum
+textfp_minhash_array(PG_FUNCTION_ARGS)
+{
+	return minhash_array(fcinfo, 1, false);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_array_featureless);
+Datum
+textfp_minhash_array_featureless(PG_FUNCTION_ARGS)
+{
+	return minhash_array(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
 static ArrayType *

@@ -152,6 +152,8 @@ extern const TextfpOptions *textfp_get_options(FunctionCallInfo fcinfo, int firs
 extern const TextfpOptions *textfp_parse_options(FunctionCallInfo fcinfo, int first,
 												 bool has_weighting, MemoryContext cxt);
 extern bool textfp_text_is(text *t, const char *s);
+extern int	textfp_stopword_lists(const char *what, text *value);
+extern bool textfp_null_if_featureless(text *value);
 extern void textfp_check_range(const char *name, int32 value, int32 lo, int32 hi);
 extern void textfp_bad_choice(const char *name, text *value, const char *valid) pg_attribute_noreturn();
 

@@ -79,9 +79,11 @@ typedef enum tfp_weighting
 	TFP_WEIGHT_BINARY			/* 1 per distinct feature */
 } tfp_weighting;
 
-/* Built-in stopword lists, as a bit mask. */
+/* Built-in stopword lists, as a bit mask (part of pipeline identities). */
 #define TFP_STOP_ZH 0x1
 #define TFP_STOP_EN 0x2
+#define TFP_STOP_SNOWBALL 0x4	/* Snowball's English list (PostgreSQL's english.stop) */
+#define TFP_STOP_ALL 0x7
 
 typedef struct tfp_stopset tfp_stopset;
 
@@ -133,10 +135,10 @@ typedef tfp_status (*tfp_token_fn) (void *arg, size_t off, size_t len);
 extern tfp_status tfp_tokenize_stream(tfp_env *env, const tfp_options *opts,
 									  const char *text, size_t len,
 									  tfp_token_fn fn, void *arg);
-/* The same with the ICU tokenizer's pieces of about piece_bytes (for tests). */
-extern tfp_status tfp_tokenize_pieces(tfp_env *env, const tfp_options *opts,
-									  const char *text, size_t len, size_t piece_bytes,
-									  tfp_token_fn fn, void *arg);
+/* The same with the ICU tokenizer's runs cut at max_run code points (for tests). */
+extern tfp_status tfp_tokenize_runs(tfp_env *env, const tfp_options *opts,
+									const char *text, size_t len, size_t max_run,
+									tfp_token_fn fn, void *arg);
 /* All tokens in one array. */
 extern tfp_status tfp_tokenize(tfp_env *env, const tfp_options *opts,
 							   const char *text, size_t len,
@@ -433,6 +435,58 @@ extern double tfp_set_jaccard(const uint64_t *a, size_t na,
  * the seed, kept apart, nor the weighting, which sets ignore); never 0.
  */
 extern uint32_t tfp_pipeline_id(const tfp_options *opts);
+
+/* --- text and binary forms of hamming_ball and minhash_sig (formats.c) --- */
+
+typedef enum tfp_form_error
+{
+	TFP_FORM_OK = 0,
+	TFP_FORM_SYNTAX,			/* not the form at all */
+	TFP_FORM_K,					/* minhash_sig: k outside 1..TFP_MINHASH_K_MAX */
+	TFP_FORM_DIGITS,			/* minhash_sig: not 8 hex digits for each of k values */
+	TFP_FORM_RADIUS,			/* hamming_ball: radius outside 0..64 */
+	TFP_FORM_THRESHOLD,			/* jaccard_ball: threshold not a number in 0..1 */
+	TFP_FORM_METHOD,			/* binary minhash_sig: unknown method or value width */
+	TFP_FORM_SHORT				/* binary: fewer bytes than the form needs */
+} tfp_form_error;
+
+typedef struct tfp_minhash_header
+{
+	int			k;
+	int			method;			/* tfp_minhash_method */
+	int			value_bits;		/* 32 */
+	uint32_t	pipeline;
+	int64_t		seed;
+} tfp_minhash_header;
+
+/* Binary form: method, value bits (1 byte each), k (2), pipeline (4), seed (8). */
+#define TFP_MINHASH_BINARY_HEADER 16
+
+/* "centre/radius": 16 hex digits, "/", a radius from 0 to 64. */
+extern tfp_form_error tfp_hamming_ball_parse(const char *s, size_t len,
+											 uint64_t *center, int64_t *radius);
+
+/*
+ * "oph32:k=K:seed=S:pipe=PPPPPPPP:" and 8 hex digits for each of K values;
+ * values has room for TFP_MINHASH_K_MAX.  *found gets the k given (for
+ * TFP_FORM_K) or the number of digits after the header (TFP_FORM_DIGITS).
+ */
+extern tfp_form_error tfp_minhash_sig_parse(const char *s, size_t len,
+											tfp_minhash_header *h, uint32_t *values,
+											int64_t *found);
+/* The text form into buf (size bytes); returns its length without the NUL. */
+extern size_t tfp_minhash_sig_format(const tfp_minhash_header *h, const uint32_t *values,
+									 char *buf, size_t size);
+/* The binary form (big-endian); *used gets the bytes it took. */
+extern tfp_form_error tfp_minhash_sig_decode(const uint8_t *buf, size_t len,
+											 tfp_minhash_header *h, uint32_t *values,
+											 size_t *used);
+/* Writes TFP_MINHASH_BINARY_HEADER + 4k bytes; returns how many. */
+extern size_t tfp_minhash_sig_encode(const tfp_minhash_header *h, const uint32_t *values,
+									 uint8_t *buf);
+/* A jaccard_ball threshold: a number (as strtod reads it) from 0 to 1. */
+extern tfp_form_error tfp_threshold_parse(const char *s, size_t len, double *t);
+extern tfp_form_error tfp_threshold_check(double t);
 
 /* --- versions (normalize.c) --- */
 extern void tfp_icu_version(char *buf, size_t buflen);

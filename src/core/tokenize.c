@@ -11,6 +11,7 @@
 
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <unicode/utext.h>
 
 #include "tfp_core.h"
@@ -203,79 +204,79 @@ tokenize_ngram(tfp_env *env, const tfp_options *opts, const char *text,
 }
 
 /*
- * The ICU tokenizer works in pieces: ICU's dictionary break engine segments
- * a whole run of Han (or Thai, ...) in one call, and would not answer a
- * cancel for seconds on a long run.  A piece of about ICU_PIECE_BYTES ends
- * where Unicode's word-break rules always break whatever follows (after a
- * character of Word_Break class Other, such as Chinese punctuation, or after
- * a space or line break, when no combining or format character follows), so
- * the pieces give the tokens the whole text would.  Only a run of more than
- * 4 pieces, 256 KiB, without such a place (about 87,000 Chinese characters
- * without punctuation, or a "word" of a quarter megabyte) is cut without one.
+ * The ICU tokenizer hands the whole text to ICU's word breaker, which works
+ * through it incrementally: every call of ubrk_next() yields one segment,
+ * and a cancel is answered between calls.  One call is long only when a
+ * segment is: ICU's dictionary engine segments a whole run of Han (or Kana,
+ * Thai, ...) at once, and the rules join some runs without spaces into one
+ * word ("a@b.c.d...").  So a run of more than ICU_MAX_RUN code points is
+ * cut: dictionary characters, or other characters without white space
+ * (combining and format characters join their run).  A cut forces a word
+ * boundary there, and only there; no text that has no such run (about
+ * 200 kB of Chinese without punctuation) is tokenized differently from the
+ * whole text at once.
  */
-#define ICU_PIECE_BYTES		65536
+#define ICU_MAX_RUN 65536
 
-/*
- * True when ICU's word-break rules put a boundary between prev and next
- * whatever surrounds them.  Word_Break class Other alone is not enough: Han,
- * Kana and Thai are Other too, and ICU's dictionary joins them into words;
- * punctuation, symbols, spaces and controls of class Other never join.
- */
-static bool
-always_breaks(uint32_t prev, uint32_t next)
+enum run_kind
 {
-	int			wp = u_getIntPropertyValue((UChar32) prev, UCHAR_WORD_BREAK);
-	int			wn = u_getIntPropertyValue((UChar32) next, UCHAR_WORD_BREAK);
-	uint32_t	gp = U_GET_GC_MASK((UChar32) prev);
+	RUN_SPACE,
+	RUN_DICTIONARY,
+	RUN_OTHER,
+	RUN_JOINS					/* joins whatever run it follows */
+};
 
-	/* next attaches to prev (WB4), or spaces stay together (WB3d) */
-	if (wn == U_WB_EXTEND || wn == U_WB_FORMAT || wn == U_WB_ZWJ)
-		return false;
-	if (wp == U_WB_NEWLINE || wp == U_WB_LF)
-		return true;
-	if (wp == U_WB_WSEGSPACE)
-		return wn != U_WB_WSEGSPACE;
-	return wp == U_WB_OTHER &&
-		(gp & (U_GC_P_MASK | U_GC_S_MASK | U_GC_Z_MASK | U_GC_CC_MASK)) != 0;
+static enum run_kind
+run_kind(uint32_t c)
+{
+	UErrorCode	status = U_ZERO_ERROR;
+	int			wb;
+	UScriptCode sc;
+
+	if (c < 0x80)
+		return (c == ' ' || (c >= '\t' && c <= '\r')) ? RUN_SPACE : RUN_OTHER;
+	wb = u_getIntPropertyValue((UChar32) c, UCHAR_WORD_BREAK);
+	if (wb == U_WB_EXTEND || wb == U_WB_FORMAT || wb == U_WB_ZWJ)
+		return RUN_JOINS;
+	if (u_isUWhiteSpace((UChar32) c))
+		return RUN_SPACE;
+	sc = uscript_getScript((UChar32) c, &status);
+	if (sc == USCRIPT_HAN || sc == USCRIPT_HIRAGANA || sc == USCRIPT_KATAKANA ||
+		u_getIntPropertyValue((UChar32) c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT)
+		return RUN_DICTIONARY;
+	return RUN_OTHER;
 }
 
-/* The end of the piece that starts at from. */
+/* Where the piece that starts at from ends: len, or inside a run of max_run. */
 static size_t
-icu_piece_end(const char *text, size_t len, size_t from, size_t piece_bytes)
+icu_piece_end(tfp_env *env, const char *text, size_t len, size_t from, size_t max_run)
 {
 	const unsigned char *s = (const unsigned char *) text;
-	size_t		i = from + piece_bytes;
-	size_t		hard = from + 4 * piece_bytes;
-	uint32_t	prev;
+	enum run_kind kind = RUN_SPACE;
+	size_t		run = 0;
+	size_t		i = from;
+	size_t		steps = 0;
 
-	if (i >= len)
-		return len;
-	while ((s[i] & 0xC0) == 0x80)
-		i--;					/* to the start of a code point (i > from) */
+	while (i < len)
 	{
-		size_t		j = i - 1;
+		size_t		at = i;
+		enum run_kind k = run_kind(next_cp(s, &i));
 
-		while ((s[j] & 0xC0) == 0x80)
-			j--;
-		prev = next_cp(s, &j);
+		if (k == RUN_JOINS)
+			k = kind;
+		if (k != kind || k == RUN_SPACE)
+			run = 0;
+		kind = k;
+		if (k != RUN_SPACE && ++run > max_run)
+			return at;
+		if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+			env->check_interrupts(env->ctx);
 	}
-	while (i < len && i < hard)
-	{
-		size_t		j = i;
-		uint32_t	cp = next_cp(s, &j);
-
-		if (always_breaks(prev, cp))
-			return i;
-		prev = cp;
-		i = j;
-	}
-	while (i < len && (s[i] & 0xC0) == 0x80)
-		i++;
-	return i;
+	return len;
 }
 
 static tfp_status
-tokenize_icu(tfp_env *env, const char *text, size_t len, size_t piece_bytes,
+tokenize_icu(tfp_env *env, const char *text, size_t len, size_t max_run,
 			 tfp_token_fn fn, void *arg)
 {
 	UErrorCode	status = U_ZERO_ERROR;
@@ -295,7 +296,7 @@ tokenize_icu(tfp_env *env, const char *text, size_t len, size_t piece_bytes,
 	}
 	while (rc == TFP_OK && from < len)
 	{
-		size_t		to = icu_piece_end(text, len, from, piece_bytes);
+		size_t		to = icu_piece_end(env, text, len, from, max_run);
 		UText		ut = UTEXT_INITIALIZER;	/* on the stack: nothing to free */
 		int32_t		prev;
 		int32_t		pos;
@@ -327,15 +328,15 @@ tokenize_icu(tfp_env *env, const char *text, size_t len, size_t piece_bytes,
 }
 
 tfp_status
-tfp_tokenize_pieces(tfp_env *env, const tfp_options *opts, const char *text,
-					size_t len, size_t piece_bytes, tfp_token_fn fn, void *arg)
+tfp_tokenize_runs(tfp_env *env, const tfp_options *opts, const char *text,
+				  size_t len, size_t max_run, tfp_token_fn fn, void *arg)
 {
 	if (len > UINT32_MAX)
 		return TFP_ETOOLONG;
-	if (piece_bytes < 4)
-		piece_bytes = 4;
+	if (max_run < 1)
+		max_run = 1;
 	if (opts->tokenizer == TFP_TOKENIZER_ICU)
-		return tokenize_icu(env, text, len, piece_bytes, fn, arg);
+		return tokenize_icu(env, text, len, max_run, fn, arg);
 	return tokenize_ngram(env, opts, text, len, fn, arg);
 }
 
@@ -343,7 +344,7 @@ tfp_status
 tfp_tokenize_stream(tfp_env *env, const tfp_options *opts, const char *text,
 					size_t len, tfp_token_fn fn, void *arg)
 {
-	return tfp_tokenize_pieces(env, opts, text, len, ICU_PIECE_BYTES, fn, arg);
+	return tfp_tokenize_runs(env, opts, text, len, ICU_MAX_RUN, fn, arg);
 }
 
 /* tfp_tokenize collects the stream into an array. */

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unicode/ubrk.h>
+#include <unicode/utext.h>
+
 #include "tfp_core.h"
 #include "unit.h"
 

@@ -119,18 +119,42 @@ collect_token(void *arg, size_t off, size_t len)
 	return TFP_OK;
 }
 
-/* ICU word break in pieces: the same tokens, at the same offsets. */
+/* Word break over the whole text in one go, as textfp 1.0 did: the reference. */
+static void
+icu_reference_tokens(const char *text, size_t len, token_list *out)
+{
+	UErrorCode	st = U_ZERO_ERROR;
+	UBreakIterator *b = ubrk_open(UBRK_WORD, "zh", NULL, 0, &st);
+	UText		ut = UTEXT_INITIALIZER;
+	int32_t		prev;
+	int32_t		pos;
+
+	utext_openUTF8(&ut, text, (int64_t) len, &st);
+	ubrk_setUText(b, &ut, &st);
+	out->n = 0;
+	prev = ubrk_first(b);
+	while ((pos = ubrk_next(b)) != UBRK_DONE)
+	{
+		if (ubrk_getRuleStatus(b) >= UBRK_WORD_NONE_LIMIT)
+			collect_token(out, (size_t) prev, (size_t) (pos - prev));
+		prev = pos;
+	}
+	utext_close(&ut);
+	ubrk_close(b);
+}
+
+/* The ICU tokenizer gives exactly what one word-break pass over the text gives. */
 static void
 pieces_icu_tokens_equal_whole(void)
 {
 	static const char *const words[] = {
 		"我们", "今天", "讨论", "系统", "管理", "软件", "包", "，", "。", "、", "“", "”",
 		" ", "Debian", "apt-get", "3.14", "don't", "🎉", "\xE2\x80\x8D", "\n", "中华人民共和国",
-		"はい", "カタカナ", "ภาษาไทย", "e\xCC\x81",
+		"はい", "カタカナ", "ภาษาไทย", "e\xCC\x81", "a@b.c", "1,000", "x.y", "@", "_",
 	};
 	tfp_options o = opts_nostop();
 	static token_list whole;
-	static token_list part;
+	static token_list ours;
 
 	o.tokenizer = TFP_TOKENIZER_ICU;
 	for (uint32_t seed = 1; seed <= 8; seed++)
@@ -138,31 +162,20 @@ pieces_icu_tokens_equal_whole(void)
 		size_t		len;
 		char	   *text = make_text(words, sizeof(words) / sizeof(words[0]), 400, seed, &len);
 
-		whole.n = 0;
-		REQUIRE_INT_EQ(tfp_tokenize_pieces(&env, &o, text, len, SIZE_MAX / 16, collect_token, &whole), TFP_OK);
+		icu_reference_tokens(text, len, &whole);
 		REQUIRE(whole.n > 50 && whole.n <= 4096);
-		/*
-		 * pieces of p bytes are cut by force only after 4p bytes without a
-		 * safe place; these texts have safe places every few dozen bytes
-		 */
-		for (size_t p = 64; p <= 400; p += (p < 120 ? 3 : 29))
-		{
-			part.n = 0;
-			REQUIRE_INT_EQ(tfp_tokenize_pieces(&env, &o, text, len, p, collect_token, &part), TFP_OK);
-			if (part.n != whole.n ||
-				memcmp(part.off, whole.off, whole.n * sizeof(size_t)) != 0 ||
-				memcmp(part.len, whole.len, whole.n * sizeof(size_t)) != 0)
-			{
-				UNIT_FAIL("seed %u: ICU tokens in pieces of %zu bytes differ (%zu vs %zu tokens)",
-						  seed, p, part.n, whole.n);
-				break;
-			}
-		}
+		ours.n = 0;
+		REQUIRE_INT_EQ(tfp_tokenize_stream(&env, &o, text, len, collect_token, &ours), TFP_OK);
+		if (ours.n != whole.n ||
+			memcmp(ours.off, whole.off, whole.n * sizeof(size_t)) != 0 ||
+			memcmp(ours.len, whole.len, whole.n * sizeof(size_t)) != 0)
+			UNIT_FAIL("seed %u: ICU tokens differ from one pass (%zu vs %zu tokens)",
+					  seed, ours.n, whole.n);
 		free(text);
 	}
 }
 
-/* A run with no safe place is cut at 4 pieces: bounded work, a forced boundary. */
+/* A run longer than max_run is cut: bounded work, a forced boundary. */
 static void
 pieces_icu_long_run_is_cut(void)
 {
@@ -175,11 +188,19 @@ pieces_icu_long_run_is_cut(void)
 	for (size_t i = 0; i < n; i += 3)
 		memcpy(text + i, "中", 3);
 	t.n = 0;
-	REQUIRE_INT_EQ(tfp_tokenize_pieces(&env, &o, text, n, 8, collect_token, &t), TFP_OK);
-	/* forced pieces of 4 * 8 bytes, rounded up to a character: 33 bytes */
+	REQUIRE_INT_EQ(tfp_tokenize_runs(&env, &o, text, n, 64, collect_token, &t), TFP_OK);
+	/* no token crosses a cut: every 64 characters, 192 bytes */
 	REQUIRE(t.n > 0 && t.n <= 4096);
 	for (size_t i = 0; i < t.n; i++)
-		CHECK(t.off[i] / 33 == (t.off[i] + t.len[i] - 1) / 33);
+		CHECK(t.off[i] / 192 == (t.off[i] + t.len[i] - 1) / 192);
+	/* the same run of words that the rules join ("a@a@a...") */
+	for (size_t i = 0; i < n; i += 2)
+		memcpy(text + i, "a@", 2);
+	t.n = 0;
+	REQUIRE_INT_EQ(tfp_tokenize_runs(&env, &o, text, n, 64, collect_token, &t), TFP_OK);
+	REQUIRE(t.n > 0 && t.n <= 4096);
+	for (size_t i = 0; i < t.n; i++)
+		CHECK(t.len[i] <= 64);
 	free(text);
 }
 
