@@ -280,9 +280,9 @@ flush_one(MihPendingIndex *pi)
 {
 	Relation	index;
 	const MihMeta *meta;
+	MihEntry	few[16];
 	MihEntry   *e;
-	MemoryContext cxt,
-				old;
+	MemoryContext cxt = NULL;
 
 	if (pi->n == 0)
 		return;
@@ -299,9 +299,14 @@ flush_one(MihPendingIndex *pi)
 		return;
 	}
 	meta = mih_get_meta(index);
-	cxt = AllocSetContextCreate(CurrentMemoryContext, "mih flush", ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(cxt);
-	e = (MihEntry *) palloc(sizeof(MihEntry) * pi->n);
+	/* a statement's few rows (the usual single-row insert) need no context */
+	if ((size_t) pi->n <= lengthof(few))
+		e = few;
+	else
+	{
+		cxt = AllocSetContextCreate(CurrentMemoryContext, "mih flush", ALLOCSET_DEFAULT_SIZES);
+		e = (MihEntry *) MemoryContextAlloc(cxt, sizeof(MihEntry) * pi->n);
+	}
 	for (int i = 0; i < meta->layout.m; i++)
 	{
 		MihSortKey	key = {&meta->layout, i};
@@ -311,11 +316,12 @@ flush_one(MihPendingIndex *pi)
 			e[j].code = pi->rows[j].code;
 			e[j].tid = pi->rows[j].tid;
 		}
-		qsort_arg(e, pi->n, sizeof(MihEntry), cmp_entry_bucket, &key);
+		if (pi->n > 1)
+			qsort_arg(e, pi->n, sizeof(MihEntry), cmp_entry_bucket, &key);
 		insert_sorted(index, meta, i, e, pi->n);
 	}
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(cxt);
+	if (cxt != NULL)
+		MemoryContextDelete(cxt);
 	index_close(index, NoLock);
 	pi->n = 0;
 }
