@@ -17,7 +17,8 @@ CORE_OBJS = \
 	src/core/simhash.o \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
-	src/core/minhash.o
+	src/core/minhash.o \
+	src/core/lsh.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -36,7 +37,11 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_text.o \
 	src/minhash_gin.o \
 	src/minhash_selfuncs.o \
-	src/selfuncs_common.o
+	src/selfuncs_common.o \
+	src/lsh_query.o \
+	src/minhash_lsh.o \
+	src/minhash_lsh_selfuncs.o \
+	src/minhash_lsh_gin.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
