@@ -4,7 +4,7 @@
 #   test/fuzz/run.sh [-b] [-t SECONDS] [TARGET...]
 #     -b          build only
 #     -t SECONDS  run time per target (default: $FUZZ_TIME or 60)
-#     TARGET      fuzz_pipeline, fuzz_hex, fuzz_minhash (default: all)
+#     TARGET      fuzz_pipeline, fuzz_hex, fuzz_minhash, fuzz_lsh (default: all)
 #   test/fuzz/run.sh -r TARGET FILE...   re-run inputs (e.g. a crash-* file)
 #
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev).  Builds go
@@ -19,7 +19,7 @@ out=${FUZZ_OUT:-$here/build}
 time_per_target=${FUZZ_TIME:-60}
 build_only=0
 rerun=0
-all_targets=(fuzz_pipeline fuzz_hex fuzz_minhash)
+all_targets=(fuzz_pipeline fuzz_hex fuzz_minhash fuzz_lsh)
 
 while getopts "bt:r" opt; do
 	case $opt in
@@ -133,6 +133,17 @@ seeds_fuzz_hex() {
 	printf '0123456789abcdeg' > "$d/bad_digit"
 	printf '0123456789abcdef0' > "$d/too_long"
 	printf '\000\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017' > "$d/binary"
+}
+
+seeds_fuzz_lsh() {
+	local d=$out/seeds/fuzz_lsh
+	rm -rf "$d" && mkdir -p "$d"
+	printf 'bands=20,rows=5,min_bands=1' > "$d/params"
+	printf 'bands=32,rows=4,min_bands=2' > "$d/params_m2"
+	printf 'bands=020,rows=5,min_bands=1' > "$d/leading_zero"
+	printf 'bands=9999999999,rows=5,min_bands=1' > "$d/too_long"
+	printf '\077abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789' > "$d/sig"
+	printf '\000' > "$d/k1"
 }
 
 run() {
