@@ -45,7 +45,8 @@ OBJS = $(CORE_OBJS) \
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
-	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity
+	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
+	minhash_lsh minhash_lsh_gin
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # ICU for normalisation and word breaks; xxhash is used header-only.
