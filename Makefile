@@ -22,6 +22,7 @@ CORE_OBJS = \
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
+	src/catalog.o \
 	src/pipeline.o \
 	src/simhash64.o \
 	src/hamming_ball.o \
@@ -38,6 +39,7 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_gin.o \
 	src/minhash_selfuncs.o \
 	src/selfuncs_common.o \
+	src/near_support.o \
 	src/lsh_query.o \
 	src/minhash_lsh.o \
 	src/minhash_lsh_selfuncs.o \
@@ -46,8 +48,13 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	minhash_lsh minhash_lsh_gin
+	options_cache minhash_lsh minhash_lsh_gin
 REGRESS_OPTS = --encoding=UTF8 --no-locale
+
+# Reproductions of crashes and bad inputs run in a pg_regress pass of their
+# own, after the main tests (make installcheck-probe), so that a regression
+# that takes the server down fails only them.
+PROBE_REGRESS = selfuncs_probe
 
 # ICU for normalisation and word breaks; xxhash is used header-only.
 PG_CPPFLAGS = -Isrc/core
@@ -62,6 +69,10 @@ include $(PGXS)
 override CPPFLAGS := $(patsubst -I%,-isystem %,$(filter -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))) \
 	$(filter-out -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))
 override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+
+.PHONY: installcheck-probe
+installcheck-probe:
+	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PROBE_REGRESS)
 
 # --- C unit tests for src/core (no server needed) ---
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core

@@ -181,7 +181,7 @@ textfp_lsh_params_column(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_candidates must be >= 0, got %g", g.max_candidates)));
 
-	minhash_lsh_column_stats(fcinfo, relid, NameStr(*column), &st, &reltuples);
+	minhash_lsh_column_stats(relid, NameStr(*column), &st, &reltuples);
 	g.k = st.k;
 	check_goal(&g);
 	g.pmf = st.pmf;

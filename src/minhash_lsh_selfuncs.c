@@ -10,10 +10,10 @@
  * exactly.
  *
  * Nothing here trusts its arguments: any operator may name these functions
- * as its estimators, so the types are checked against textfp's own (found in
- * the schema of the function being called) before a value or a statistics
- * slot is decoded, and the lsh_query() constructor of a join clause is
- * recognised by its schema, name, argument and result types.
+ * as its estimators, so types are checked against textfp's own (catalog.c)
+ * before a value or a statistics slot is decoded, common values are
+ * validated before they are read as signatures, and the lsh_query()
+ * constructor of a join clause is recognised by its OID.
  */
 #include "postgres.h"
 
@@ -41,24 +41,6 @@
 /* Without statistics of ours: about a thousandth of the rows. */
 #define DEFAULT_LSH_SEL 0.001
 
-/* textfp's types minhash_sig and lsh_query, in the calling function's schema. */
-typedef struct OwnTypes
-{
-	Oid			nsp;
-	Oid			sig;
-	Oid			query;
-} OwnTypes;
-
-static void
-own_types(FunctionCallInfo fcinfo, OwnTypes *t)
-{
-	t->nsp = get_func_namespace(fcinfo->flinfo->fn_oid);
-	t->sig = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-							 CStringGetDatum("minhash_sig"), ObjectIdGetDatum(t->nsp));
-	t->query = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
-							   CStringGetDatum("lsh_query"), ObjectIdGetDatum(t->nsp));
-}
-
 /* What a statistics tuple of a minhash_sig column says (st zeroed first). */
 static void
 stats_from_tuple(HeapTuple tup, LshColumnStats *st)
@@ -73,14 +55,17 @@ stats_from_tuple(HeapTuple tup, LshColumnStats *st)
 	if (get_attstatsslot(&sslot, tup, STATISTIC_KIND_MCV, InvalidOid,
 						 ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
 	{
-		st->nmcv = sslot.nvalues;
 		st->mcv = palloc(sizeof(MinhashSig *) * Max(sslot.nvalues, 1));
 		st->mcv_freq = palloc(sizeof(double) * Max(sslot.nvalues, 1));
 		for (int i = 0; i < sslot.nvalues; i++)
 		{
-			st->mcv[i] = (MinhashSig *) PG_DETOAST_DATUM_COPY(sslot.values[i]);
-			st->mcv_freq[i] = sslot.numbers[i];
+			MinhashSig *sig = (MinhashSig *) PG_DETOAST_DATUM_COPY(sslot.values[i]);
+
 			mcv_total += sslot.numbers[i];
+			if (!minhash_sig_is_valid(sig))
+				continue;
+			st->mcv[st->nmcv] = sig;
+			st->mcv_freq[st->nmcv++] = sslot.numbers[i];
 		}
 		free_attstatsslot(&sslot);
 	}
@@ -117,7 +102,7 @@ minhash_lsh_sel(PG_FUNCTION_ARGS)
 	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
-	OwnTypes	own;
+	const TextfpObjects *obj = textfp_objects();
 	VariableStatData vd;
 	Node	   *other;
 	bool		varonleft;
@@ -126,11 +111,11 @@ minhash_lsh_sel(PG_FUNCTION_ARGS)
 	LshColumnStats st;
 	double		sel;
 
-	own_types(fcinfo, &own);
-	if (!get_restriction_variable(root, args, varRelid, &vd, &other, &varonleft))
+	if (obj == NULL || !OidIsValid(obj->lsh_query) ||
+		!get_restriction_variable(root, args, varRelid, &vd, &other, &varonleft))
 		PG_RETURN_FLOAT8(DEFAULT_LSH_SEL);
-	if (!OidIsValid(own.sig) || getBaseType(vd.vartype) != own.sig || !IsA(other, Const) ||
-		(!((Const *) other)->constisnull && ((Const *) other)->consttype != own.query))
+	if (!textfp_is_type(vd.vartype, obj->minhash_sig) || !IsA(other, Const) ||
+		(!((Const *) other)->constisnull && ((Const *) other)->consttype != obj->lsh_query))
 	{
 		ReleaseVariableStats(vd);
 		PG_RETURN_FLOAT8(DEFAULT_LSH_SEL);
@@ -156,22 +141,17 @@ minhash_lsh_sel(PG_FUNCTION_ARGS)
  * own with constant parameters; its signature argument, or NULL.
  */
 static Node *
-query_call(PlannerInfo *root, Node *expr, const OwnTypes *own, int *b, int *r, int *m)
+query_call(PlannerInfo *root, Node *expr, const TextfpObjects *obj, int *b, int *r, int *m)
 {
 	FuncExpr   *f;
 	int			v[3];
-	char	   *name;
 
 	if (IsA(expr, RelabelType))
 		expr = (Node *) ((RelabelType *) expr)->arg;
 	if (!IsA(expr, FuncExpr))
 		return NULL;
 	f = (FuncExpr *) expr;
-	name = get_func_name(f->funcid);
-	if (f->funcresulttype != own->query || list_length(f->args) != 4 ||
-		get_func_namespace(f->funcid) != own->nsp || name == NULL ||
-		strcmp(name, "lsh_query") != 0 ||
-		getBaseType(exprType(linitial(f->args))) != own->sig)
+	if (f->funcid != obj->lsh_query_fn || list_length(f->args) != 4)
 		return NULL;
 	for (int i = 0; i < 3; i++)
 	{
@@ -181,7 +161,7 @@ query_call(PlannerInfo *root, Node *expr, const OwnTypes *own, int *b, int *r, i
 			return NULL;
 		v[i] = DatumGetInt32(((Const *) a)->constvalue);
 	}
-	if (v[0] < 1 || v[1] < 1 || v[0] > TFP_MINHASH_K_MAX / v[1] || v[2] < 1 || v[2] > v[0])
+	if (v[1] < 1 || v[0] < 1 || v[0] > TFP_MINHASH_K_MAX / v[1] || v[2] < 1 || v[2] > v[0])
 		return NULL;
 	*b = v[0];
 	*r = v[1];
@@ -195,7 +175,7 @@ minhash_lsh_joinsel(PG_FUNCTION_ARGS)
 {
 	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
-	OwnTypes	own;
+	const TextfpObjects *obj = textfp_objects();
 	Node	   *sig_side;
 	Node	   *query_side;
 	Node	   *query_sig;
@@ -212,10 +192,9 @@ minhash_lsh_joinsel(PG_FUNCTION_ARGS)
 	double		nd;
 	bool		isdefault;
 
-	own_types(fcinfo, &own);
-	if (list_length(args) != 2 || !OidIsValid(own.sig) || !OidIsValid(own.query))
+	if (obj == NULL || !OidIsValid(obj->lsh_query_fn) || list_length(args) != 2)
 		PG_RETURN_FLOAT8(DEFAULT_LSH_SEL);
-	if (exprType(linitial(args)) == own.query)
+	if (exprType(linitial(args)) == obj->lsh_query)
 	{
 		query_side = linitial(args);
 		sig_side = lsecond(args);
@@ -225,8 +204,8 @@ minhash_lsh_joinsel(PG_FUNCTION_ARGS)
 		sig_side = linitial(args);
 		query_side = lsecond(args);
 	}
-	if (getBaseType(exprType(sig_side)) != own.sig ||
-		(query_sig = query_call(root, query_side, &own, &b, &r, &m)) == NULL)
+	if (!textfp_is_type(exprType(sig_side), obj->minhash_sig) ||
+		(query_sig = query_call(root, query_side, obj, &b, &r, &m)) == NULL)
 		PG_RETURN_FLOAT8(DEFAULT_LSH_SEL);
 
 	examine_variable(root, sig_side, 0, &vda);
@@ -270,16 +249,17 @@ minhash_lsh_joinsel(PG_FUNCTION_ARGS)
  * force), and the table's row count.
  */
 void
-minhash_lsh_column_stats(FunctionCallInfo fcinfo, Oid relid, const char *column,
+minhash_lsh_column_stats(Oid relid, const char *column,
 						 LshColumnStats *st, double *reltuples)
 {
-	OwnTypes	own;
+	const TextfpObjects *obj = textfp_objects();
 	AttrNumber	attnum;
 	HeapTuple	tup;
 	HeapTuple	rel;
 	char	   *relname = get_rel_name(relid);
 
-	own_types(fcinfo, &own);
+	if (obj == NULL)
+		elog(ERROR, "extension \"textfp\" is not installed in this database");
 	if (relname == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -289,7 +269,7 @@ minhash_lsh_column_stats(FunctionCallInfo fcinfo, Oid relid, const char *column,
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_COLUMN),
 				 errmsg("column \"%s\" of relation \"%s\" does not exist", column, relname)));
-	if (getBaseType(get_atttype(relid, attnum)) != own.sig)
+	if (!textfp_is_type(get_atttype(relid, attnum), obj->minhash_sig))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("column \"%s\" of relation \"%s\" is not of type minhash_sig", column, relname)));

@@ -131,8 +131,13 @@ PG_FUNCTION_INFO_V1(minhash_sig_analyze);
 Datum
 minhash_sig_analyze(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(textfp_typanalyze((VacAttrStats *) PG_GETARG_POINTER(0),
-									 minhash_compute_stats));
+	VacAttrStats *stats = (VacAttrStats *) PG_GETARG_POINTER(0);
+	const TextfpObjects *obj = textfp_objects();
+
+	/* sampled values are read as signatures only in minhash_sig columns */
+	if (obj == NULL || !textfp_is_type(stats->attrtypid, obj->minhash_sig))
+		PG_RETURN_BOOL(std_typanalyze(stats));
+	PG_RETURN_BOOL(textfp_typanalyze(stats, minhash_compute_stats));
 }
 
 /* What the statistics say about one signature column or expression. */
@@ -148,29 +153,33 @@ typedef struct JaccardStats
 } JaccardStats;
 
 static void
-jaccard_stats(VariableStatData *vd, double t, JaccardStats *js)
+jaccard_stats(VariableStatData *vd, double t, const TextfpObjects *obj, JaccardStats *js)
 {
 	AttStatsSlot sslot;
 	bool		isdefault;
 
 	memset(js, 0, sizeof(*js));
 	js->pair_share = DEFAULT_JACCARD_SEL;
-	if (!HeapTupleIsValid(vd->statsTuple) || !vd->acl_ok)
+	/* only a minhash_sig expression's statistics are read as signatures */
+	if (!HeapTupleIsValid(vd->statsTuple) || !vd->acl_ok ||
+		!textfp_is_type(vd->vartype, obj->minhash_sig))
 		return;
 	js->nullfrac = ((Form_pg_statistic) GETSTRUCT(vd->statsTuple))->stanullfrac;
 
-	if (get_attstatsslot(&sslot, vd->statsTuple, STATISTIC_KIND_MCV, InvalidOid,
-						 ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+	if (textfp_mcv_slot(vd, obj->minhash_sig, &sslot))
 	{
-		js->nmcv = sslot.nvalues;
 		js->mcv = (MinhashSig **) palloc(sizeof(MinhashSig *) * Max(sslot.nvalues, 1));
 		js->mcv_freq = (double *) palloc(sizeof(double) * Max(sslot.nvalues, 1));
 		for (int i = 0; i < sslot.nvalues; i++)
 		{
 			/* copies: the slot's values go when it is freed */
-			js->mcv[i] = (MinhashSig *) PG_DETOAST_DATUM_COPY(sslot.values[i]);
-			js->mcv_freq[i] = sslot.numbers[i];
+			MinhashSig *sig = (MinhashSig *) PG_DETOAST_DATUM_COPY(sslot.values[i]);
+
 			js->mcv_total += sslot.numbers[i];
+			if (!minhash_sig_is_valid(sig))
+				continue;		/* counted in mcv_total, compared with nothing */
+			js->mcv[js->nmcv] = sig;
+			js->mcv_freq[js->nmcv++] = sslot.numbers[i];
 		}
 		free_attstatsslot(&sslot);
 	}
@@ -180,7 +189,7 @@ jaccard_stats(VariableStatData *vd, double t, JaccardStats *js)
 	{
 		int			k = sslot.nnumbers - 2;
 
-		if (k >= 1)
+		if (k >= 1 && k <= TFP_MINHASH_K_MAX)
 		{
 			int			c = tfp_jaccard_needed(t, k);
 			double		pairs = sslot.numbers[k + 1];
@@ -245,44 +254,66 @@ sel_pairs(const JaccardStats *a, const JaccardStats *b, double t)
 		(Max(a->pair_share, b->pair_share) + equal);
 }
 
-/*
- * For <@ and @>: the signature inside a jaccard_ball(sig, t) call, the ball's
- * signature when it is a constant, and t when known (else the setting).
- */
-static Node *
-ball_parts(PlannerInfo *root, Node *ball, Oid ball_type, double *t,
-		   const MinhashSig **known)
+/* What the planner knows of the ball side of <@ or @>. */
+typedef struct BallParts
 {
-	*t = textfp_jaccard_threshold;
-	*known = NULL;
+	double		t;				/* the ball's threshold, or the setting */
+	bool		isnull;			/* a NULL constant: nothing qualifies */
+	const MinhashSig *known;	/* the ball's signature, when constant */
+	Node	   *sig;			/* the signature expression of jaccard_ball(sig, t) */
+} BallParts;
+
+/*
+ * A constant ball, or a call of textfp's own jaccard_ball(sig, t), recognised
+ * by its OID: a function of the same name and signature elsewhere is not
+ * ours, and its arguments mean nothing to us.
+ */
+static void
+ball_parts(PlannerInfo *root, Node *ball, const TextfpObjects *obj, BallParts *bp)
+{
+	memset(bp, 0, sizeof(*bp));
+	bp->t = textfp_jaccard_threshold;
 	ball = estimate_expression_value(root, ball);
 	if (IsA(ball, Const))
 	{
 		Const	   *c = (Const *) ball;
 
-		if (!c->constisnull && c->consttype == ball_type)
+		if (c->constisnull)
+			bp->isnull = true;
+		else if (textfp_is_type(c->consttype, obj->jaccard_ball))
 		{
 			JaccardBall *b = DatumGetJaccardBallP(c->constvalue);
 
-			*t = b->threshold;
-			*known = &b->sig;
+			bp->t = b->threshold;
+			bp->known = &b->sig;
 		}
-		return NULL;
+		return;
 	}
-	if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcresulttype == ball_type &&
+	if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcid == obj->jaccard_ball_fn &&
 		list_length(((FuncExpr *) ball)->args) == 2)
 	{
 		FuncExpr   *f = (FuncExpr *) ball;
-		Node	   *thr = lsecond(f->args);
+		Node	   *thr = estimate_expression_value(root, lsecond(f->args));
 		Node	   *sig = estimate_expression_value(root, linitial(f->args));
 
-		if (IsA(thr, Const) && !((Const *) thr)->constisnull)
-			*t = DatumGetFloat8(((Const *) thr)->constvalue);
-		if (IsA(sig, Const) && !((Const *) sig)->constisnull)
-			*known = DatumGetMinhashSigP(((Const *) sig)->constvalue);
-		return (Node *) linitial(f->args);
+		if (IsA(thr, Const) && ((Const *) thr)->consttype == FLOAT8OID)
+		{
+			double		t = DatumGetFloat8(((Const *) thr)->constvalue);
+
+			if (((Const *) thr)->constisnull)
+				bp->isnull = true;	/* jaccard_ball is STRICT */
+			else if (t >= 0.0 && t <= 1.0)	/* else the call fails: any guess */
+				bp->t = t;
+		}
+		if (IsA(sig, Const) && textfp_is_type(((Const *) sig)->consttype, obj->minhash_sig))
+		{
+			if (((Const *) sig)->constisnull)
+				bp->isnull = true;
+			else
+				bp->known = DatumGetMinhashSigP(((Const *) sig)->constvalue);
+		}
+		bp->sig = (Node *) linitial(f->args);
 	}
-	return NULL;
 }
 
 PG_FUNCTION_INFO_V1(minhash_sig_jaccard_sel);
@@ -293,21 +324,23 @@ minhash_sig_jaccard_sel(PG_FUNCTION_ARGS)
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
+	const TextfpObjects *obj = textfp_objects();
+	TextfpOpShape shape;
 	VariableStatData vd;
 	Node	   *other;
 	bool		varonleft;
-	bool		is_near,
-				ball_on_left;
-	Oid			ball_type;
 	double		t = textfp_jaccard_threshold;
 	const MinhashSig *known = NULL;
 	JaccardStats js;
 	double		sel;
 
-	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
-	if (!get_restriction_variable(root, args, varRelid, &vd, &other, &varonleft))
+	if (obj == NULL || list_length(args) != 2)
 		PG_RETURN_FLOAT8(DEFAULT_JACCARD_SEL);
-	if (!is_near && vd.vartype == ball_type)
+	shape = textfp_operator_shape(operator, obj->minhash_sig, obj->jaccard_ball);
+	if (shape == TEXTFP_OP_OTHER ||
+		!get_restriction_variable(root, args, varRelid, &vd, &other, &varonleft))
+		PG_RETURN_FLOAT8(DEFAULT_JACCARD_SEL);
+	if (shape != TEXTFP_OP_NEAR && varonleft != (shape == TEXTFP_OP_BALL_RIGHT))
 	{
 		/* a column of balls against a signature: no statistics of ours */
 		ReleaseVariableStats(vd);
@@ -318,18 +351,40 @@ minhash_sig_jaccard_sel(PG_FUNCTION_ARGS)
 		ReleaseVariableStats(vd);
 		PG_RETURN_FLOAT8(0.0);
 	}
-	if (is_near)
+	if (shape == TEXTFP_OP_NEAR)
 	{
-		if (IsA(other, Const))
+		if (IsA(other, Const) && textfp_is_type(((Const *) other)->consttype, obj->minhash_sig))
 			known = DatumGetMinhashSigP(((Const *) other)->constvalue);
 	}
 	else
-		(void) ball_parts(root, other, ball_type, &t, &known);
+	{
+		BallParts	bp;
 
-	jaccard_stats(&vd, t, &js);
+		ball_parts(root, other, obj, &bp);
+		if (bp.isnull)
+		{
+			ReleaseVariableStats(vd);
+			PG_RETURN_FLOAT8(0.0);
+		}
+		t = bp.t;
+		known = bp.known;
+	}
+
+	jaccard_stats(&vd, t, obj, &js);
 	sel = known ? sel_known(&js, known, t) : sel_unknown(&js);
 	ReleaseVariableStats(vd);
 	PG_RETURN_FLOAT8(textfp_clamp_sel(sel));
+}
+
+/* The statistics of expression e, if it is a signature (else none). */
+static void
+expr_stats(PlannerInfo *root, Node *e, double t, const TextfpObjects *obj, JaccardStats *js)
+{
+	VariableStatData vd;
+
+	examine_variable(root, e, 0, &vd);
+	jaccard_stats(&vd, t, obj, js);
+	ReleaseVariableStats(vd);
 }
 
 PG_FUNCTION_INFO_V1(minhash_sig_jaccard_joinsel);
@@ -339,43 +394,41 @@ minhash_sig_jaccard_joinsel(PG_FUNCTION_ARGS)
 	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
-	bool		is_near,
-				ball_on_left;
-	Oid			ball_type;
+	const TextfpObjects *obj = textfp_objects();
+	TextfpOpShape shape;
 	double		t = textfp_jaccard_threshold;
-	const MinhashSig *known;
 	Node	   *sig_a;
 	Node	   *sig_b;
-	VariableStatData vda,
-				vdb;
 	JaccardStats ja,
 				jb;
 
-	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
-	if (list_length(args) != 2)
+	if (obj == NULL || list_length(args) != 2)
 		PG_RETURN_FLOAT8(DEFAULT_JACCARD_SEL);
-	if (is_near)
+	shape = textfp_operator_shape(operator, obj->minhash_sig, obj->jaccard_ball);
+	if (shape == TEXTFP_OP_OTHER)
+		PG_RETURN_FLOAT8(DEFAULT_JACCARD_SEL);
+	if (shape == TEXTFP_OP_NEAR)
 	{
 		sig_a = linitial(args);
 		sig_b = lsecond(args);
 	}
 	else
 	{
-		sig_a = ball_on_left ? lsecond(args) : linitial(args);
-		sig_b = ball_parts(root, ball_on_left ? linitial(args) : lsecond(args),
-						   ball_type, &t, &known);
+		BallParts	bp;
+
+		sig_a = shape == TEXTFP_OP_BALL_LEFT ? lsecond(args) : linitial(args);
+		ball_parts(root, shape == TEXTFP_OP_BALL_LEFT ? linitial(args) : lsecond(args),
+				   obj, &bp);
+		if (bp.isnull)
+			PG_RETURN_FLOAT8(0.0);
+		t = bp.t;
+		sig_b = bp.sig;
 	}
 
-	examine_variable(root, sig_a, 0, &vda);
-	jaccard_stats(&vda, t, &ja);
+	expr_stats(root, sig_a, t, obj, &ja);
 	if (sig_b != NULL)
-	{
-		examine_variable(root, sig_b, 0, &vdb);
-		jaccard_stats(&vdb, t, &jb);
-		ReleaseVariableStats(vdb);
-	}
+		expr_stats(root, sig_b, t, obj, &jb);
 	else
 		jb = ja;
-	ReleaseVariableStats(vda);
 	PG_RETURN_FLOAT8(textfp_clamp_sel(sel_pairs(&ja, &jb, t)));
 }

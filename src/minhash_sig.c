@@ -34,6 +34,15 @@ minhash_sig_make(int k, tfp_minhash_method method, uint32 pipeline, int64 seed)
 	return sig;
 }
 
+/* A well-formed signature: a known method, k in range and the size it implies. */
+bool
+minhash_sig_is_valid(const MinhashSig *sig)
+{
+	return VARSIZE(sig) >= MINHASH_SIG_HEADER && sig->k >= 1 && sig->k <= TFP_MINHASH_K_MAX &&
+		VARSIZE(sig) == MINHASH_SIG_SIZE(sig->k) && sig->value_bits == MINHASH_VALUE_BITS &&
+		(sig->method == TFP_MINHASH_OPH || sig->method == TFP_MINHASH_KPERM);
+}
+
 static const char *
 method_name(int method)
 {

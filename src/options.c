@@ -248,20 +248,74 @@ textfp_parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 }
 
 /*
- * The options of a scalar call, from fn_extra when the arguments are those
- * of the last call (they almost always are: constants or defaults).  A
- * replaced entry stays in fn_mcxt until the query ends; that happens only
- * when options vary from row to row.
+ * The options of a scalar call, cached in fn_extra.  The arguments are
+ * almost always the same in every row (constants or defaults); when they
+ * vary (options from a column, say), a few recent sets stay parsed, each in
+ * a memory context of its own that is deleted when it leaves the cache, so
+ * memory stays bounded however many rows the query has.
  */
+#define OPTIONS_CACHE_SIZE 4
+
+typedef struct OptionsCacheSet
+{
+	int			n;
+	OptionsCache *entry[OPTIONS_CACHE_SIZE];	/* most recently used first */
+	MemoryContext cxt[OPTIONS_CACHE_SIZE];
+} OptionsCacheSet;
+
+/* parse_options into cxt; on an error, cxt is deleted (PL/pgSQL keeps fn_mcxt long) */
+static OptionsCache *
+parse_in_context(FunctionCallInfo fcinfo, int first, bool has_weighting, MemoryContext cxt)
+{
+	OptionsCache *c = NULL;
+
+	PG_TRY();
+	{
+		c = parse_options(fcinfo, first, has_weighting, cxt);
+	}
+	PG_CATCH();
+	{
+		MemoryContextDelete(cxt);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	return c;
+}
+
 const TextfpOptions *
 textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
 {
-	OptionsCache *c = (OptionsCache *) fcinfo->flinfo->fn_extra;
+	OptionsCacheSet *set = (OptionsCacheSet *) fcinfo->flinfo->fn_extra;
+	OptionsCache *hit;
+	MemoryContext cxt;
+	int			i;
 
-	if (c == NULL || !options_match(c, fcinfo, first, has_weighting))
+	if (set == NULL)
 	{
-		c = parse_options(fcinfo, first, has_weighting, fcinfo->flinfo->fn_mcxt);
-		fcinfo->flinfo->fn_extra = c;
+		set = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(OptionsCacheSet));
+		fcinfo->flinfo->fn_extra = set;
 	}
-	return &c->parsed;
+	for (i = 0; i < set->n; i++)
+		if (options_match(set->entry[i], fcinfo, first, has_weighting))
+			break;
+	if (i < set->n)
+	{
+		hit = set->entry[i];
+		cxt = set->cxt[i];
+	}
+	else
+	{
+		if (set->n == OPTIONS_CACHE_SIZE)
+			MemoryContextDelete(set->cxt[--set->n]);
+		cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "textfp options",
+									ALLOCSET_SMALL_SIZES);
+		hit = parse_in_context(fcinfo, first, has_weighting, cxt);
+		i = set->n++;
+	}
+	/* move to the front */
+	memmove(&set->entry[1], &set->entry[0], sizeof(set->entry[0]) * i);
+	memmove(&set->cxt[1], &set->cxt[0], sizeof(set->cxt[0]) * i);
+	set->entry[0] = hit;
+	set->cxt[0] = cxt;
+	return &hit->parsed;
 }

@@ -4,6 +4,8 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_statistic.h"
 #include "commands/vacuum.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
@@ -57,17 +59,41 @@ textfp_free_stats_slot(VacAttrStats *stats)
 	return -1;
 }
 
-void
-textfp_operator_shape(Oid operator, bool *is_near, bool *ball_on_left, Oid *ball_type)
+TextfpOpShape
+textfp_operator_shape(Oid operator, Oid value_type, Oid ball_type)
 {
-	Oid			lt,
-				rt;
-	char	   *name = get_opname(operator);
+	Oid			lt = InvalidOid,
+				rt = InvalidOid;
 
 	op_input_types(operator, &lt, &rt);
-	*is_near = (lt == rt);
-	*ball_on_left = name != NULL && strcmp(name, "@>") == 0;
-	*ball_type = *ball_on_left ? lt : rt;
+	if (!OidIsValid(lt) || !OidIsValid(rt))
+		return TEXTFP_OP_OTHER;
+	lt = getBaseType(lt);
+	rt = getBaseType(rt);
+	if (lt == value_type && rt == value_type)
+		return TEXTFP_OP_NEAR;
+	if (lt == value_type && rt == ball_type)
+		return TEXTFP_OP_BALL_RIGHT;
+	if (lt == ball_type && rt == value_type)
+		return TEXTFP_OP_BALL_LEFT;
+	return TEXTFP_OP_OTHER;
+}
+
+bool
+textfp_mcv_slot(VariableStatData *vd, Oid want, AttStatsSlot *sslot)
+{
+	if (!HeapTupleIsValid(vd->statsTuple) || !vd->acl_ok)
+		return false;
+	if (!get_attstatsslot(sslot, vd->statsTuple, STATISTIC_KIND_MCV, InvalidOid,
+						  ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+		return false;
+	/* statistics of another type (a column whose type changed, say) */
+	if (getBaseType(sslot->valuetype) != want || sslot->nvalues != sslot->nnumbers)
+	{
+		free_attstatsslot(sslot);
+		return false;
+	}
+	return true;
 }
 
 double

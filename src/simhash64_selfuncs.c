@@ -99,8 +99,13 @@ PG_FUNCTION_INFO_V1(simhash64_analyze);
 Datum
 simhash64_analyze(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(textfp_typanalyze((VacAttrStats *) PG_GETARG_POINTER(0),
-									 simhash64_compute_stats));
+	VacAttrStats *stats = (VacAttrStats *) PG_GETARG_POINTER(0);
+	const TextfpObjects *obj = textfp_objects();
+
+	/* our pair statistics only for simhash64 columns (or domains over it) */
+	if (obj == NULL || !textfp_is_type(stats->attrtypid, obj->simhash64))
+		PG_RETURN_BOOL(std_typanalyze(stats));
+	PG_RETURN_BOOL(textfp_typanalyze(stats, simhash64_compute_stats));
 }
 
 /* What the statistics say about one fingerprint column or expression. */
@@ -117,20 +122,21 @@ typedef struct HammingStats
 } HammingStats;
 
 static void
-hamming_stats(VariableStatData *vd, int r, HammingStats *hs)
+hamming_stats(VariableStatData *vd, int r, const TextfpObjects *obj, HammingStats *hs)
 {
 	AttStatsSlot sslot;
 	bool		isdefault;
 
 	memset(hs, 0, sizeof(*hs));
 	hs->pair_within = tfp_random_within(r);
-	if (!HeapTupleIsValid(vd->statsTuple) || !vd->acl_ok)
+	/* only a simhash64 expression's statistics are read as fingerprints */
+	if (!HeapTupleIsValid(vd->statsTuple) || !vd->acl_ok ||
+		!textfp_is_type(vd->vartype, obj->simhash64))
 		return;
 	hs->have = true;
 	hs->nullfrac = ((Form_pg_statistic) GETSTRUCT(vd->statsTuple))->stanullfrac;
 
-	if (get_attstatsslot(&sslot, vd->statsTuple, STATISTIC_KIND_MCV, InvalidOid,
-						 ATTSTATSSLOT_VALUES | ATTSTATSSLOT_NUMBERS))
+	if (textfp_mcv_slot(vd, obj->simhash64, &sslot))
 	{
 		hs->nmcv = sslot.nvalues;
 		hs->mcv = (uint64 *) palloc(sizeof(uint64) * Max(sslot.nvalues, 1));
@@ -207,34 +213,72 @@ sel_pairs(const HammingStats *a, const HammingStats *b, int r)
 		(Max(a->pair_within, b->pair_within) + equal);
 }
 
-/*
- * For <@ and @>: the fingerprint expression inside a hamming_ball(fp, r)
- * call, and r if it is a constant; otherwise -1 for the radius.
- */
-static Node *
-ball_parts(PlannerInfo *root, Node *ball, Oid ball_type, int *radius)
+/* What the planner knows of the ball side of <@ or @>. */
+typedef struct BallParts
 {
-	*radius = -1;
+	int			radius;			/* -1 when not known */
+	bool		isnull;			/* a NULL constant: nothing qualifies */
+	bool		known;			/* centre known */
+	uint64		center;
+	Node	   *fp;				/* the centre expression of hamming_ball(fp, r) */
+} BallParts;
+
+/*
+ * A constant ball, or a call of textfp's own hamming_ball(fp, r), recognised
+ * by its OID: a function of the same name and signature elsewhere is not
+ * ours, and its arguments mean nothing to us.
+ */
+static void
+ball_parts(PlannerInfo *root, Node *ball, const TextfpObjects *obj, BallParts *bp)
+{
+	memset(bp, 0, sizeof(*bp));
+	bp->radius = -1;
 	ball = estimate_expression_value(root, ball);
 	if (IsA(ball, Const))
 	{
 		Const	   *c = (Const *) ball;
 
-		if (!c->constisnull && c->consttype == ball_type)
-			*radius = ((HammingBall *) DatumGetPointer(c->constvalue))->radius;
-		return NULL;
+		if (c->constisnull)
+			bp->isnull = true;
+		else if (textfp_is_type(c->consttype, obj->hamming_ball))
+		{
+			HammingBall *b = (HammingBall *) DatumGetPointer(c->constvalue);
+
+			bp->radius = b->radius;
+			bp->center = b->center;
+			bp->known = true;
+		}
+		return;
 	}
-	if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcresulttype == ball_type &&
+	if (IsA(ball, FuncExpr) && ((FuncExpr *) ball)->funcid == obj->hamming_ball_fn &&
 		list_length(((FuncExpr *) ball)->args) == 2)
 	{
 		FuncExpr   *f = (FuncExpr *) ball;
-		Node	   *rad = lsecond(f->args);
+		Node	   *rad = estimate_expression_value(root, lsecond(f->args));
+		Node	   *fp = estimate_expression_value(root, linitial(f->args));
 
-		if (IsA(rad, Const) && !((Const *) rad)->constisnull)
-			*radius = DatumGetInt32(((Const *) rad)->constvalue);
-		return (Node *) linitial(f->args);
+		if (IsA(rad, Const) && ((Const *) rad)->consttype == INT4OID)
+		{
+			if (((Const *) rad)->constisnull)
+				bp->isnull = true;	/* hamming_ball is STRICT */
+			else
+				bp->radius = DatumGetInt32(((Const *) rad)->constvalue);
+		}
+		if (IsA(fp, Const) && textfp_is_type(((Const *) fp)->consttype, obj->simhash64))
+		{
+			if (((Const *) fp)->constisnull)
+				bp->isnull = true;
+			else
+			{
+				bp->center = DatumGetSimhash64(((Const *) fp)->constvalue);
+				bp->known = true;
+			}
+		}
+		bp->fp = (Node *) linitial(f->args);
 	}
-	return NULL;
+	/* a radius the constructor would refuse: estimate with the setting */
+	if (bp->radius > HAMMING_BALL_MAX_RADIUS)
+		bp->radius = -1;
 }
 
 PG_FUNCTION_INFO_V1(simhash64_hamming_sel);
@@ -245,73 +289,80 @@ simhash64_hamming_sel(PG_FUNCTION_ARGS)
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
 	int			varRelid = PG_GETARG_INT32(3);
+	const TextfpObjects *obj = textfp_objects();
+	TextfpOpShape shape;
 	VariableStatData vd;
 	Node	   *other;
 	bool		varonleft;
-	bool		is_near,
-				ball_on_left;
-	Oid			ball_type;
 	int			r = textfp_hamming_threshold;
 	HammingStats hs;
 	double		sel;
 
-	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
+	if (obj == NULL || list_length(args) != 2)
+		PG_RETURN_FLOAT8(tfp_random_within(r));
+	shape = textfp_operator_shape(operator, obj->simhash64, obj->hamming_ball);
+	if (shape == TEXTFP_OP_OTHER)
+		PG_RETURN_FLOAT8(tfp_random_within(r));
+
 	if (!get_restriction_variable(root, args, varRelid, &vd, &other, &varonleft))
 	{
 		/* neither side is a plain column: the random-bits model alone */
-		if (!is_near)
-			(void) ball_parts(root, ball_on_left ? linitial(args) : lsecond(args),
-							  ball_type, &r);
-		PG_RETURN_FLOAT8(textfp_clamp_sel(tfp_random_within(r < 0 ? textfp_hamming_threshold : r)));
+		if (shape != TEXTFP_OP_NEAR)
+		{
+			BallParts	bp;
+
+			ball_parts(root, shape == TEXTFP_OP_BALL_LEFT ? linitial(args) : lsecond(args),
+					   obj, &bp);
+			if (bp.radius >= 0)
+				r = bp.radius;
+		}
+		PG_RETURN_FLOAT8(textfp_clamp_sel(tfp_random_within(r)));
 	}
 
-	if (is_near)
+	if (shape == TEXTFP_OP_NEAR)
 	{
-		hamming_stats(&vd, r, &hs);
-		if (IsA(other, Const) && !((Const *) other)->constisnull)
-			sel = sel_known(&hs, DatumGetSimhash64(((Const *) other)->constvalue), r);
-		else if (IsA(other, Const))
+		hamming_stats(&vd, r, obj, &hs);
+		if (IsA(other, Const) && ((Const *) other)->constisnull)
 			sel = 0;
+		else if (IsA(other, Const) &&
+				 textfp_is_type(((Const *) other)->consttype, obj->simhash64))
+			sel = sel_known(&hs, DatumGetSimhash64(((Const *) other)->constvalue), r);
 		else
 			sel = sel_unknown(&hs, r);
 	}
-	else if (vd.vartype == ball_type)
+	else if (varonleft != (shape == TEXTFP_OP_BALL_RIGHT))
 	{
 		/* a column of balls against a fingerprint: no statistics of ours */
-		sel = tfp_random_within(textfp_hamming_threshold);
+		sel = tfp_random_within(r);
 	}
 	else
 	{
-		uint64		center = 0;
-		bool		known = false;
-		Node	   *fp = ball_parts(root, other, ball_type, &r);
+		BallParts	bp;
 
-		if (IsA(other, Const))
+		ball_parts(root, other, obj, &bp);
+		if (bp.isnull)
 		{
-			if (((Const *) other)->constisnull)
-			{
-				ReleaseVariableStats(vd);
-				PG_RETURN_FLOAT8(0.0);
-			}
-			center = ((HammingBall *) DatumGetPointer(((Const *) other)->constvalue))->center;
-			known = true;
+			ReleaseVariableStats(vd);
+			PG_RETURN_FLOAT8(0.0);
 		}
-		else if (fp != NULL)
-		{
-			fp = estimate_expression_value(root, fp);
-			if (IsA(fp, Const) && !((Const *) fp)->constisnull)
-			{
-				center = DatumGetSimhash64(((Const *) fp)->constvalue);
-				known = true;
-			}
-		}
-		if (r < 0)
-			r = textfp_hamming_threshold;
-		hamming_stats(&vd, r, &hs);
-		sel = known ? sel_known(&hs, center, r) : sel_unknown(&hs, r);
+		if (bp.radius >= 0)
+			r = bp.radius;
+		hamming_stats(&vd, r, obj, &hs);
+		sel = bp.known ? sel_known(&hs, bp.center, r) : sel_unknown(&hs, r);
 	}
 	ReleaseVariableStats(vd);
 	PG_RETURN_FLOAT8(textfp_clamp_sel(sel));
+}
+
+/* The statistics of expression e, if it is a fingerprint (else none). */
+static void
+expr_stats(PlannerInfo *root, Node *e, int r, const TextfpObjects *obj, HammingStats *hs)
+{
+	VariableStatData vd;
+
+	examine_variable(root, e, 0, &vd);
+	hamming_stats(&vd, r, obj, hs);
+	ReleaseVariableStats(vd);
 }
 
 PG_FUNCTION_INFO_V1(simhash64_hamming_joinsel);
@@ -321,46 +372,42 @@ simhash64_hamming_joinsel(PG_FUNCTION_ARGS)
 	PlannerInfo *root = (PlannerInfo *) PG_GETARG_POINTER(0);
 	Oid			operator = PG_GETARG_OID(1);
 	List	   *args = (List *) PG_GETARG_POINTER(2);
-	bool		is_near,
-				ball_on_left;
-	Oid			ball_type;
+	const TextfpObjects *obj = textfp_objects();
+	TextfpOpShape shape;
 	int			r = textfp_hamming_threshold;
 	Node	   *fp_a;
 	Node	   *fp_b;
-	VariableStatData vda,
-				vdb;
 	HammingStats ha,
 				hb;
-	double		sel;
 
-	textfp_operator_shape(operator, &is_near, &ball_on_left, &ball_type);
-	if (list_length(args) != 2)
+	if (obj == NULL || list_length(args) != 2)
 		PG_RETURN_FLOAT8(tfp_random_within(r));
-	if (is_near)
+	shape = textfp_operator_shape(operator, obj->simhash64, obj->hamming_ball);
+	if (shape == TEXTFP_OP_OTHER)
+		PG_RETURN_FLOAT8(tfp_random_within(r));
+	if (shape == TEXTFP_OP_NEAR)
 	{
 		fp_a = linitial(args);
 		fp_b = lsecond(args);
 	}
 	else
 	{
-		fp_a = ball_on_left ? lsecond(args) : linitial(args);
-		fp_b = ball_parts(root, ball_on_left ? linitial(args) : lsecond(args),
-						  ball_type, &r);
-		if (r < 0)
-			r = textfp_hamming_threshold;
+		BallParts	bp;
+
+		fp_a = shape == TEXTFP_OP_BALL_LEFT ? lsecond(args) : linitial(args);
+		ball_parts(root, shape == TEXTFP_OP_BALL_LEFT ? linitial(args) : lsecond(args),
+				   obj, &bp);
+		if (bp.isnull)
+			PG_RETURN_FLOAT8(0.0);
+		if (bp.radius >= 0)
+			r = bp.radius;
+		fp_b = bp.fp;
 	}
 
-	examine_variable(root, fp_a, 0, &vda);
-	hamming_stats(&vda, r, &ha);
+	expr_stats(root, fp_a, r, obj, &ha);
 	if (fp_b != NULL)
-	{
-		examine_variable(root, fp_b, 0, &vdb);
-		hamming_stats(&vdb, r, &hb);
-		ReleaseVariableStats(vdb);
-	}
+		expr_stats(root, fp_b, r, obj, &hb);
 	else
 		hb = ha;
-	ReleaseVariableStats(vda);
-	sel = sel_pairs(&ha, &hb, r);
-	PG_RETURN_FLOAT8(textfp_clamp_sel(sel));
+	PG_RETURN_FLOAT8(textfp_clamp_sel(sel_pairs(&ha, &hb, r)));
 }

@@ -132,6 +132,24 @@ typedef struct GinMinhashQuery
 #define TFP_INPUT_ERROR(fcinfo, ...) ereport(ERROR, __VA_ARGS__)
 #endif
 
+/* catalog.c: textfp's own types and functions, found through the extension */
+typedef struct TextfpObjects
+{
+	bool		valid;
+	Oid			simhash64;
+	Oid			hamming_ball;
+	Oid			minhash_sig;
+	Oid			jaccard_ball;
+	Oid			hamming_ball_fn;	/* hamming_ball(simhash64, integer) */
+	Oid			jaccard_ball_fn;	/* jaccard_ball(minhash_sig, float8) */
+	/* 1.1 objects: InvalidOid in a database still at 1.0 */
+	Oid			lsh_query;
+	Oid			lsh_query_fn;	/* lsh_query(minhash_sig, integer, integer, integer) */
+} TextfpObjects;
+
+extern const TextfpObjects *textfp_objects(void);
+extern bool textfp_is_type(Oid typid, Oid want);
+
 /* simhash64.c: centre and radius of an index search */
 extern int	simhash_query_radius(StrategyNumber strategy, Datum query, uint64 *center);
 
@@ -142,6 +160,7 @@ extern int	simhash_gist_penalty(const SimhashGistKey *o, const SimhashGistKey *a
 /* minhash_sig.c */
 extern MinhashSig *minhash_sig_make(int k, tfp_minhash_method method,
 									uint32 pipeline, int64 seed);
+extern bool minhash_sig_is_valid(const MinhashSig *sig);
 extern void minhash_sig_check_pair(const MinhashSig *a, const MinhashSig *b);
 extern void minhash_sig_check_threshold(double t);
 extern void minhash_sig_write(StringInfo buf, const MinhashSig *sig);
@@ -162,7 +181,7 @@ typedef struct LshColumnStats
 	double	   *mcv_freq;
 } LshColumnStats;
 
-extern void minhash_lsh_column_stats(FunctionCallInfo fcinfo, Oid relid, const char *column,
+extern void minhash_lsh_column_stats(Oid relid, const char *column,
 									 LshColumnStats *st, double *reltuples);
 
 /* options.c: the pipeline's named arguments */

@@ -263,7 +263,7 @@ regress_list()
 {
 	pgmake -s -f Makefile -f - print-regress-list <<'EOF' 2>/dev/null
 print-regress-list:
-	@echo $(REGRESS)
+	@echo $(REGRESS) $(PROBE_REGRESS)
 EOF
 }
 
@@ -290,8 +290,14 @@ if [ "$BUILD_OK" = 1 ]; then
 	# otherwise uses /etc/postgresql/15/regress, and two runs collide).
 	# TAP_TESTS= : should the Makefile ever turn TAP tests on, installcheck
 	# must not run them as root; they run below, as an unprivileged user.
+	# Then the probe pass (crash reproductions, bad input) on the same
+	# cluster: should it take the server down, the main tests have run.
 	PGPORT=$(free_port) timeout "$REGRESS_TIMEOUT" pg_virtualenv -t -v "$PG_MAJOR" \
-		make --no-print-directory PG_CONFIG="$PG_CONFIG" installcheck TAP_TESTS= 2>&1 \
+		sh -c 'make --no-print-directory PG_CONFIG="$1" installcheck TAP_TESTS=; rc=$?;
+			cp regression.diffs regression.diffs.main 2>/dev/null;
+			make --no-print-directory PG_CONFIG="$1" installcheck-probe || rc=1;
+			[ -f regression.diffs.main ] && cat regression.diffs.main >> regression.diffs;
+			rm -f regression.diffs.main; exit $rc' sh "$PG_CONFIG" 2>&1 \
 		| tee "$LOGDIR/regress.log"
 	regress_rc=${PIPESTATUS[0]}
 	[ "$regress_rc" -eq 124 ] && fail "regress: timed out after $REGRESS_TIMEOUT s"
