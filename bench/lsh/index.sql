@@ -258,7 +258,6 @@ CALL lb.run_queries(:'sname', 'main', ARRAY['seq', 'lsh'], :queries);
 \echo :sname: probes for candidates per row
 CALL lb.run_probes(:'sname', :probes);
 
-\if :first_set
 \echo :sname: inserts into the band index
 SELECT format('ALTER INDEX tl_lsh SET (gin_pending_list_limit = %s)', l), 'VACUUM t',
 	format('CALL lb.insert_test(%L, %L, ''tl_lsh'')', :'sname', 'lsh, fastupdate=on, gin_pending_list_limit=' || l || 'kB')
@@ -267,6 +266,7 @@ ALTER INDEX tl_lsh SET (fastupdate = off);
 VACUUM t;
 CALL lb.insert_test(:'sname', 'lsh, fastupdate=off', 'tl_lsh');
 VACUUM t;
+\if :first_set
 \echo :sname: rows per key
 CALL lb.key_distribution(:'sname', 'exact');
 CALL lb.key_distribution(:'sname', 'lsh');

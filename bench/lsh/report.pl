@@ -324,25 +324,58 @@ if (@bitsv) {
 
 # --- inserts --------------------------------------------------------------------------------------
 
-my @ins = grep { $_->{what} eq 'insert' && $_->{set_name} eq $first } @timings;
+my @ins = grep { $_->{what} eq 'insert' } @timings;
+my %insert_rate;    # set => best band-index rate with the merge
 if (@ins) {
-	print "## Inserts ($first)\n\n";
-	printf "%s new rows (signatures made beforehand) into the %s-row table, one INSERT ... SELECT, with one index besides the primary key; with a pending list, then its merge (`gin_clean_pending_list`); rows per second of the insert alone and with the merge.\n\n",
+	print "## Inserts\n\n";
+	printf "%s new rows (signatures made beforehand: the table's texts signed with another seed, so their keys are new) into the %s-row table, one INSERT ... SELECT, with one index besides the primary key; with a pending list, then its merge (`gin_clean_pending_list`); rows per second of the insert alone and with the merge.  After each, the rows are deleted and the table vacuumed.\n\n",
 		fmt_int($meta{insert_rows}), fmt_int($nrows);
-	print "| index | insert s | merge s | rows/s, insert | rows/s, with the merge | index MB after |\n|---|---:|---:|---:|---:|---:|\n";
-	for my $i (@ins) {
-		my $f = $timing{"flush|$first|$i->{variant}"};
-		my $tot = $i->{ms} + ($f ? $f->{ms} : 0);
-		printf "| %s | %.1f | %s | %s | %s | %s |\n", $i->{variant}, $i->{ms} / 1000, $f ? sprintf('%.1f', $f->{ms} / 1000) : '-',
-			fmt_int($i->{rows} / ($i->{ms} / 1000)), fmt_int($i->{rows} / ($tot / 1000)),
-			$size{"insert|$first|$i->{variant}"} ? mb($size{"insert|$first|$i->{variant}"}) : '-';
-		if ($i->{variant} =~ /^lsh/) {
-			push @targets, [ "inserts >= 5,000 rows/s with the pending list merged ($i->{variant})", fmt_int($i->{rows} / ($tot / 1000)) . ' rows/s',
-				$i->{rows} / ($tot / 1000) >= 5000 ? 'met' : 'missed' ];
+	print "| set | index | insert s | merge s | rows/s, insert | rows/s, with the merge | index MB after |\n|---|---|---:|---:|---:|---:|---:|\n";
+	for my $s (@sets) {
+		for my $i (grep { $_->{set_name} eq $s->{name} } @ins) {
+			my $f = $timing{"flush|$s->{name}|$i->{variant}"};
+			my $tot = $i->{ms} + ($f ? $f->{ms} : 0);
+			my $rate = $i->{rows} / ($tot / 1000);
+			printf "| %s | %s | %.1f | %s | %s | %s | %s |\n", $s->{name}, $i->{variant}, $i->{ms} / 1000, $f ? sprintf('%.1f', $f->{ms} / 1000) : '-',
+				fmt_int($i->{rows} / ($i->{ms} / 1000)), fmt_int($rate),
+				$size{"insert|$s->{name}|$i->{variant}"} ? mb($size{"insert|$s->{name}|$i->{variant}"}) : '-';
+			next unless $i->{variant} =~ /^lsh/;
+			$insert_rate{$s->{name}}{$i->{variant}} = $rate;
+			push @targets, [ "inserts >= 5,000 rows/s with the pending list merged ($i->{variant})", fmt_int($rate) . ' rows/s',
+				$rate >= 5000 ? 'met' : 'missed' ] if $s->{name} eq $first;
 		}
 	}
 	print "\n";
 }
+
+# --- quality and the settings table ------------------------------------------------------------------
+
+my @qual = tsv('quality.tsv');
+if (@qual) {
+	print "## Quality on the labeled corpus (bench/quality)\n\n";
+	print "Every pair of one language and split of `make_corpus.pl --per-lang 160 --seed 2026` (the corpus of docs/quality.md), scored with the set's pipeline, found when the estimate is at least the set's threshold.\n\n";
+	print "| set | threshold | split | lang | precision | recall | F1 | false pairs (of unrelated) |\n|---|---:|---|---|---:|---:|---:|---|\n";
+	for my $q (sort { $a->{ord} <=> $b->{ord} || $b->{split} cmp $a->{split} || $a->{lang} cmp $b->{lang} } @qual) {
+		printf "| %s | %s | %s | %s | %.3f | %.3f | %.3f | %s of %s |\n", $q->{name}, $q->{threshold}, $q->{split}, $q->{lang},
+			$q->{precision} || 0, $q->{recall} || 0, $q->{f1} || 0, fmt_int($q->{false_pairs}), fmt_int($q->{unrelated});
+	}
+	print "\n";
+}
+print "## Settings table\n\n";
+print "Per option set: quality (reporting split of the labeled corpus) and speed at this run's scale (band index, the idiom; inserts with the best pending-list setting, merge included).\n\n";
+print "| set | pipeline, threshold | banding | F1 en | F1 zh | lookup ms | speed-up | candidates per row | recall at t + 0.1 | index MB | inserts/s |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+for my $s (@sets) {
+	my $sm = $summary{$s->{name}} // {};
+	my %f1 = map { $_->{lang} => $_->{f1} } grep { $_->{name} eq $s->{name} && $_->{split} eq 'reporting' } @qual;
+	my ($best) = sort { $b <=> $a } values %{ $insert_rate{$s->{name}} // {} };
+	printf "| %s | `shingle => %s`, t = %s | %s x %s, m %s, %s bits | %s | %s | %s | %s | %s | %s | %s | %s |\n", $s->{name}, $s->{shingle}, $s->{threshold},
+		$s->{bands}, $s->{rows}, $s->{min_bands}, $s->{bits},
+		defined $f1{en} ? sprintf('%.3f', $f1{en}) : 'n/a', defined $f1{zh} ? sprintf('%.3f', $f1{zh}) : 'n/a',
+		fmt_ms($sm->{lsh}), $sm->{lsh} ? fmt_x($sm->{seq} / $sm->{lsh}) : 'n/a', fmt_g($sm->{cand}),
+		defined $sm->{recall} ? sprintf('%.3f', $sm->{recall}) : 'n/a', $sm->{size} ? mb($sm->{size}) : 'n/a',
+		defined $best ? fmt_int($best) : 'n/a';
+}
+print "\n";
 
 print "## Targets ($first)\n\n| target | result | |\n|---|---|---|\n";
 printf "| %s | %s | %s |\n", @$_ for @targets;

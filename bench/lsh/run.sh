@@ -6,7 +6,8 @@
 # against measured band hits per Jaccard bin and set size, for one-permutation signatures and
 # k independent hashes (pairs.sql), and the band index against a sequential scan: build time,
 # size, lookups, recall of the idiom (band candidates verified with <@ jaccard_ball) against
-# the verification alone, candidates per row (index.sql).  For the first set also the exact
+# the verification alone, candidates per row (index.sql); and each set's precision, recall and
+# F1 per language on bench/quality's labeled corpus at its threshold (quality.sql).  For the first set also the exact
 # GIN index (gin_minhash_ops) at the same threshold, rows per key of both, the trade of key
 # bits against candidates and size, and insert throughput with and without a pending list.
 # report.pl prints Markdown and draws the S-curves (gnuplot).
@@ -32,6 +33,8 @@
 #                 queries each (default 40)
 #   INSERT_ROWS   rows in the insert test (default 50000); PENDING_LIMITS kB (default "4096 65536")
 #   WORKERS       parallel workers for signing the corpus (default 2)
+#   QUALITY       1 (default) to score each set's threshold on bench/quality's labeled corpus
+#                 (make_corpus.pl --per-lang 160 --seed 2026, as docs/quality.md), 0 not to
 #   SHARED_BUFFERS, MAINTENANCE_WORK_MEM  server settings on the throwaway cluster (6GB, 2GB)
 
 set -euo pipefail
@@ -49,6 +52,7 @@ BITS_QUERIES=${BITS_QUERIES:-40}
 INSERT_ROWS=${INSERT_ROWS:-50000}
 PENDING_LIMITS=${PENDING_LIMITS:-4096 65536}
 WORKERS=${WORKERS:-2}
+QUALITY=${QUALITY:-1}
 SHARED_BUFFERS=${SHARED_BUFFERS:-6GB}
 MAINTENANCE_WORK_MEM=${MAINTENANCE_WORK_MEM:-2GB}
 BENCH_SERVER=${BENCH_SERVER:-throwaway}
@@ -75,7 +79,7 @@ if [[ $BENCH_SERVER == throwaway ]]; then
 	# shellcheck source=../../scripts/ensure_packages.sh
 	source "$repo/scripts/ensure_packages.sh"
 	ensure_packages build-essential pkg-config postgresql-15 postgresql-server-dev-15 libicu-dev \
-		libxxhash-dev icu-devtools gnuplot-nox debian-reference-en debian-reference-zh-cn debian-handbook
+		libxxhash-dev icu-devtools gnuplot-nox debian-reference-en debian-reference-zh-cn debian-handbook fortunes-zh
 	# shellcheck source=../../scripts/build_textfp.sh
 	source "$repo/scripts/build_textfp.sh"
 	build_textfp "$repo"
@@ -156,6 +160,18 @@ inner() {
 		printf 'phase_index_%s_s\t%s\n' "$name" $((SECONDS - t)) >> "$out/meta.txt"
 	done
 
+	if ((QUALITY)); then
+		echo "==> quality on bench/quality's labeled corpus" >&2
+		t=$SECONDS
+		psql -X -q -d postgres -c 'DROP DATABASE IF EXISTS lsh_quality' \
+			-c "CREATE DATABASE lsh_quality TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'"
+		perl "$lsh_dir/../quality/make_corpus.pl" --per-lang 160 --seed 2026 |
+			"${psql[@]}" -d lsh_quality -f "$lsh_dir/../quality/load.sql" > /dev/null
+		"${psql[@]}" -d lsh_quality -v sets="$SETS" -f "$lsh_dir/quality.sql" > /dev/null
+		"${psql[@]}" -d lsh_quality -c "\\copy lsh_quality TO '$out/quality.tsv' WITH (FORMAT csv, HEADER, DELIMITER E'\\t')"
+		printf 'phase_quality_s\t%s\n' $((SECONDS - t)) >> "$out/meta.txt"
+	fi
+
 	local tbl
 	for tbl in sets timings sizes uhist ujhist ucand scurve queries results answers qstats probes keydist; do
 		"${psql[@]}" -c "\\copy lb.$tbl TO '$out/$tbl.tsv' WITH (FORMAT csv, HEADER, DELIMITER E'\\t')"
@@ -164,7 +180,7 @@ inner() {
 	"${psql[@]}" -c "\\copy (SELECT count(*) AS rows FROM tl) TO '$out/rows.tsv' WITH (FORMAT csv, HEADER, DELIMITER E'\\t')"
 }
 export -f inner
-export SETS BANDINGS SAMPLE SCURVE_PAIRS QUERIES PROBES BITS_TRADE BITS_QUERIES INSERT_ROWS PENDING_LIMITS WORKERS
+export QUALITY SETS BANDINGS SAMPLE SCURVE_PAIRS QUERIES PROBES BITS_TRADE BITS_QUERIES INSERT_ROWS PENDING_LIMITS WORKERS
 
 if [[ $BENCH_SERVER == existing ]]; then
 	step "running on the server at ${PGHOST:-(default)}:${PGPORT:-(default)}"
