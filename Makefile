@@ -48,7 +48,7 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache minhash_lsh minhash_lsh_gin
+	options_cache minhash_lsh minhash_lsh_gin minhash_lsh_update
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their

@@ -231,6 +231,25 @@ ALTER TABLE t ADD PRIMARY KEY (id);
 VACUUM (FREEZE, ANALYZE) t;
 CALL lb.record_size('load', :'sname', 'table', 't');
 
+-- what ANALYZE's pair statistics predict: candidates per row for the set's banding (as
+-- lsh_params_for computes them), and lsh_params_for's own choice within 100 per row
+CREATE TABLE IF NOT EXISTS lb.predicted (set_name text, what text, bands int, rows int, min_bands int,
+	candidates_per_row float8, false_negative float8);
+INSERT INTO lb.predicted
+SELECT :'sname', 'the set''s banding', :bands, :rows, :min_bands,
+	(c.reltuples - 1) * (1 - s.stanullfrac) * sum((n[i] - CASE WHEN i <= k THEN n[i + 1] ELSE 0 END) * lsh_probability((i - 1)::float8 / k, :bands, :rows, :min_bands, k)),
+	NULL
+FROM pg_statistic s JOIN pg_class c ON c.oid = s.starelid
+	CROSS JOIN LATERAL (SELECT CASE 10465 WHEN stakind1 THEN stanumbers1 WHEN stakind2 THEN stanumbers2
+		WHEN stakind3 THEN stanumbers3 WHEN stakind4 THEN stanumbers4 WHEN stakind5 THEN stanumbers5 END AS n) x
+	CROSS JOIN LATERAL (SELECT array_length(x.n, 1) - 2 AS k) kk
+	CROSS JOIN LATERAL generate_series(1, kk.k + 1) i
+WHERE s.starelid = 't'::regclass AND s.staattnum = (SELECT attnum FROM pg_attribute WHERE attrelid = 't'::regclass AND attname = 'sig')
+GROUP BY c.reltuples, s.stanullfrac;
+INSERT INTO lb.predicted
+SELECT :'sname', 'lsh_params_for(max_candidates => 100)', bands, rows, min_bands, candidates_per_row, false_negative
+FROM lsh_params_for('t', 'sig', :threshold, 100);
+
 \if :first_set
 \echo :sname: the exact index (gin_minhash_ops, bits = 16)
 CALL lb.timed('build', :'sname', 'exact', :'build_exact');

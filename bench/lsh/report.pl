@@ -213,7 +213,8 @@ my %qid = map { $_->{qno} => $_->{id} } @queries;
 
 print "## Lookups and recall\n\n";
 print "Per set: $meta{queries} query rows (half members of planted families, half any row), each run as a sequential scan of `sig <@ jaccard_ball(q, t)` and as the idiom `sig @@ lsh_query(q, b, r, m) AND sig <@ jaccard_ball(q, t)` through the band index, side by side; times are medians in ms (wall clock, planning included).  Recall: of the pairs (query, row) the scan returned with an estimate of at least t + 0.1 (and, apart, of at least t), the share the idiom returned.  Candidates: rows passing `@@` per lookup; heap rows: those the bitmap scan rechecked.  Probes: $meta{probes} random rows' band candidates, less the row itself: the candidates per row of a self-join.\n\n";
-print "| set | index | size MB | build s | seq ms | idiom ms | speed-up | idiom p90 ms | recall at >= t + 0.1 | recall at >= t | candidates per lookup, mean / p99 | heap rows, mean | self-join candidates per row, mean / p99 | planner's plan for the idiom |\n|---|---|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|---|\n";
+my %pred = map { ("$_->{set_name}|$_->{what}" => $_) } tsv('predicted.tsv');
+print "| set | index | size MB | build s | seq ms | idiom ms | speed-up | idiom p90 ms | recall at >= t + 0.1 | recall at >= t | candidates per lookup, mean / p99 | heap rows, mean | self-join candidates per row, mean / p99 | predicted by ANALYZE | planner's plan for the idiom |\n|---|---|---:|---:|---:|---:|---:|---:|---|---|---|---:|---|---:|---|\n";
 my %summary;
 for my $s (@sets) {
 	my %byq;
@@ -244,18 +245,26 @@ for my $s (@sets) {
 	my $bt = $timing{"build|$s->{name}|lsh"};
 	my $bs = $size{"build|$s->{name}|lsh"};
 	my $r1 = $n1 ? $f1 / $n1 : undef;
-	printf "| %s | %s x %s, m %s, %s bits | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %.0f | %s / %s | %s |\n", $s->{name},
+	my $pr = $pred{"$s->{name}|the set's banding"};
+	printf "| %s | %s x %s, m %s, %s bits | %s | %s | %s | %s | %s | %s | %s | %s | %s / %s | %.0f | %s / %s | %s | %s |\n", $s->{name},
 		$s->{bands}, $s->{rows}, $s->{min_bands}, $s->{bits}, $bs ? mb($bs) : 'n/a', $bt ? sprintf('%.0f', $bt->{ms} / 1000) : 'n/a',
 		fmt_ms($seq), fmt_ms($lsh), fmt_x($seq / $lsh), fmt_ms($lsh90),
 		$n1 ? sprintf('%.4f (%d of %d)', $r1, $f1, $n1) : 'n/a (no pairs)',
 		$n0 ? sprintf('%.4f (%d of %d)', $f0 / $n0, $f0, $n0) : 'n/a',
 		fmt_g(mean(@cand)), fmt_g(pct(99, @cand)), mean(@heap) // 0,
-		fmt_g(mean(@pr)), fmt_g(pct(99, @pr)),
+		fmt_g(mean(@pr)), fmt_g(pct(99, @pr)), $pr ? fmt_g($pr->{candidates_per_row}) : 'n/a',
 		join(', ', map { "$_ $plans{$_}" } sort keys %plans);
 	$summary{$s->{name}} = { seq => $seq, lsh => $lsh, recall => $r1, n1 => $n1, f1 => $f1, cand => mean(@pr),
 		size => $bs, build => $bt ? $bt->{ms} : undef };
 }
 print "\n";
+my @lpf = grep { $_->{what} =~ /^lsh_params_for/ } values %pred;
+if (@lpf) {
+	print "What `lsh_params_for(table, column, t, max_candidates => 100)` chooses from the statistics of `ANALYZE` (max_min_bands 4):\n\n";
+	printf "- %s: %s x %s, min_bands %s, predicting %s candidates per row (FN area %.4f)\n", $_->{set_name}, $_->{bands}, $_->{rows}, $_->{min_bands},
+		fmt_g($_->{candidates_per_row}), $_->{false_negative} for sort { $set{$a->{set_name}}{ord} <=> $set{$b->{set_name}}{ord} } @lpf;
+	print "\n";
+}
 
 # --- the exact index --------------------------------------------------------------------------
 

@@ -173,7 +173,7 @@ inner() {
 	fi
 
 	local tbl
-	for tbl in sets timings sizes uhist ujhist ucand scurve queries results answers qstats probes keydist; do
+	for tbl in sets timings sizes uhist ujhist ucand scurve queries results answers qstats probes keydist predicted; do
 		"${psql[@]}" -c "\\copy lb.$tbl TO '$out/$tbl.tsv' WITH (FORMAT csv, HEADER, DELIMITER E'\\t')"
 	done
 	"${psql[@]}" -c "\\copy (SELECT role, lang, count(*), avg(bytes)::int AS mean_bytes FROM tl GROUP BY 1, 2 ORDER BY 1, 2) TO '$out/corpus.tsv' WITH (FORMAT csv, HEADER, DELIMITER E'\\t')"
