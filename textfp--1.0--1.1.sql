@@ -60,6 +60,14 @@ $$;
 -- gin_minhash_lsh_ops.  docs/minhash.md shows the idiom: @@ for candidates,
 -- % (or <@ jaccard_ball) to verify.
 
+-- The recommended configuration for band indexes at scale, in one name:
+-- minhash(doc, shingle => 3) at k = 128, frozen like every constructor.
+CREATE FUNCTION minhash_lsh(doc text, seed bigint DEFAULT 0) RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_lsh'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_lsh(text, bigint)
+	IS 'MinHash signature of the recommended configuration for band indexes: minhash(doc, shingle => 3, seed => seed), k = 128';
+
 CREATE FUNCTION minhash_bands(sig minhash_sig, bands integer, rows integer) RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'minhash_sig_bands'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -133,6 +141,14 @@ RETURNS lsh_query
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION lsh_query(minhash_sig, integer, integer, integer)
 	IS 'the signatures made like sig that share at least min_bands of its first bands bands of rows positions';
+
+-- The recommended banding (the defaults of gin_minhash_lsh_ops): 44 bands of
+-- one position, at least 10 equal, for thresholds from 0.28 (docs/minhash.md).
+CREATE FUNCTION lsh_query(sig minhash_sig) RETURNS lsh_query
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN lsh_query(sig, 44, 1, 10);
+COMMENT ON FUNCTION lsh_query(minhash_sig)
+	IS 'lsh_query(sig, 44, 1, 10): the recommended banding, the one gin_minhash_lsh_ops indexes by default';
 
 CREATE FUNCTION lsh_query_signature(lsh_query) RETURNS minhash_sig
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

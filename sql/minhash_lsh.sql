@@ -31,6 +31,16 @@ SELECT minhash_bands(minhash('x'), -1, 4);
 SELECT minhash_bands(minhash('x', k => 64), 1, 65);
 SELECT minhash_bands(minhash('x'), 2147483647, 2147483647);
 
+-- minhash_lsh: the recommended configuration, minhash(doc, shingle => 3) at k = 128, header
+-- and all; golden (as a digest of the text form) like every constructor
+SELECT minhash_lsh('The quick brown fox jumps over the lazy dog') = minhash('The quick brown fox jumps over the lazy dog', shingle => 3) AS same,
+       minhash_lsh('转载的新闻保留了大部分字词，只换了标题。', seed => 7) = minhash('转载的新闻保留了大部分字词，只换了标题。', shingle => 3, seed => 7) AS same_seeded,
+       minhash_lsh('') = minhash('', shingle => 3) AS same_empty;
+SELECT * FROM minhash_info(minhash_lsh('The quick brown fox jumps over the lazy dog'));
+SELECT md5(minhash_lsh('Syndicated newspaper articles reappear under rewritten headlines in partner publications.')::text) AS en,
+       md5(minhash_lsh('国务院新闻办公室今天举行新闻发布会，介绍前三季度国民经济运行情况。')::text) AS zh;
+SELECT minhash_lsh(NULL), minhash_lsh('x', NULL);
+
 -- the S-curve: 1 - (1 - j^r)^b for min_bands 1, a binomial tail above
 SELECT round(lsh_probability(j, 20, 5)::numeric, 6) AS p_20x5,
        round((1 - (1 - j ^ 5) ^ 20)::numeric, 6) AS closed_form,
@@ -70,6 +80,10 @@ SELECT 'oph32:k=4:seed=0:pipe=00000000:00000001deadbeef00000002ffffffff/bands=4,
 SELECT lsh_query_bands(q), lsh_query_rows(q), lsh_query_min_bands(q), lsh_query_signature(q)
 FROM (SELECT lsh_query(minhash('a b c', k => 4), 2, 2) q) s;
 SELECT lsh_query(minhash('a b c d'), 32, 4)::text::lsh_query::text = lsh_query(minhash('a b c d'), 32, 4)::text AS round_trip;
+-- lsh_query(sig): the recommended banding, the defaults of gin_minhash_lsh_ops
+SELECT lsh_query_bands(q), lsh_query_rows(q), lsh_query_min_bands(q), lsh_query_signature(q) = minhash('a b c d') AS same_sig
+FROM (SELECT lsh_query(minhash('a b c d')) q) s;
+SELECT lsh_query(minhash('a b c d', k => 32));
 -- bad text: syntax (22P02), banding out of range (22003)
 SELECT 'oph32:k=4:seed=0:pipe=00000000:00000001deadbeef00000002ffffffff'::lsh_query;
 SELECT 'oph32:k=4:seed=0:pipe=00000000:00000001deadbeef00000002ffffffff/bands=4,rows=1'::lsh_query;

@@ -3,7 +3,8 @@
  * (a signature's band keys), lsh_probability() (the S-curve) and
  * lsh_params() (the banding that minimises weighted false positive and
  * false negative areas, optionally within a budget of candidates per row
- * predicted from a column's ANALYZE statistics).
+ * predicted from a column's ANALYZE statistics); and minhash_lsh(), the
+ * signature of the recommended configuration for band indexes at scale.
  */
 #include "postgres.h"
 
@@ -17,6 +18,15 @@
 #include "utils/lsyscache.h"
 
 #include "textfp.h"
+
+/*
+ * The recommended configuration of textfp 1.1 for band indexes at scale
+ * (docs/minhash.md, "Settings that scale"): minhash's options but word or
+ * n-gram triples.  Part of the SQL interface: never change; a later
+ * recommendation gets a function of its own.
+ */
+#define LSH_RECOMMENDED_K		128
+#define LSH_RECOMMENDED_SHINGLE 3
 
 /* minhash_bands(sig, bands, rows): the 64-bit key of each band */
 PG_FUNCTION_INFO_V1(minhash_sig_bands);
@@ -199,4 +209,37 @@ textfp_lsh_params_column(PG_FUNCTION_ARGS)
 	(void) tfp_lsh_choose(&g, &c, &env);
 	c.candidates += common;
 	PG_RETURN_DATUM(choice_tuple(fcinfo, &c));
+}
+
+/*
+ * minhash_lsh(doc, seed): minhash(doc, k => 128, shingle => 3, seed => seed)
+ * with every other option at minhash's default (ngram 2, the default
+ * tokenizer, no simplify, no stopwords, one-permutation hashing): the same
+ * signature, header included.
+ */
+PG_FUNCTION_INFO_V1(textfp_minhash_lsh);
+Datum
+textfp_minhash_lsh(PG_FUNCTION_ARGS)
+{
+	text	   *doc = PG_GETARG_TEXT_PP(0);
+	int64		seed = PG_GETARG_INT64(1);
+	tfp_options opts;
+	MinhashSig *sig;
+	size_t		len;
+	char	   *u8;
+	tfp_env		env;
+	tfp_status	rc;
+
+	tfp_options_default(&opts);
+	opts.shingle = LSH_RECOMMENDED_SHINGLE;
+	opts.builtin_stopwords = 0;
+	opts.weighting = TFP_WEIGHT_BINARY;	/* as for every set-based function */
+	opts.seed = (uint64) seed;
+	sig = minhash_sig_make(LSH_RECOMMENDED_K, TFP_MINHASH_OPH, tfp_pipeline_id(&opts), seed);
+	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_minhash_text(&env, &opts, u8, len, LSH_RECOMMENDED_K, TFP_MINHASH_OPH, sig->values);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	PG_RETURN_POINTER(sig);
 }

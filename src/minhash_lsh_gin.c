@@ -31,12 +31,14 @@
 #include "textfp.h"
 
 /*
- * Defaults: the recommended banding for k = 128 (docs/minhash.md, "Settings
- * that scale"), and 16-bit keys.  Part of the SQL interface: never change.
+ * Defaults: the recommended banding of textfp 1.1 (docs/minhash.md, "Settings
+ * that scale"): 44 bands of one position each, which lsh_query(sig) queries
+ * with min_bands 10, and 13-bit keys.  Part of the SQL interface: never
+ * change.
  */
-#define LSH_BANDS_DEFAULT 32
-#define LSH_ROWS_DEFAULT 4
-#define LSH_BITS_DEFAULT 16
+#define LSH_BANDS_DEFAULT 44
+#define LSH_ROWS_DEFAULT 1
+#define LSH_BITS_DEFAULT 13
 
 typedef struct GinLshOptions
 {

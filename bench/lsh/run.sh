@@ -29,7 +29,7 @@
 #   SAMPLE        documents per language in the unrelated-pair sample (default 2000)
 #   SCURVE_PAIRS  planted and same-site pairs for the S-curve check, each (default 5000)
 #   QUERIES       query rows (default 100), PROBES rows probed for candidates (default 1000)
-#   BITS_TRADE    bits of the band index in the trade (default "8 12 16 20 32"), BITS_QUERIES
+#   BITS_TRADE    bits of the band index in the trade (default "8 12 13 14 16 20 32"), BITS_QUERIES
 #                 queries each (default 40)
 #   INSERT_ROWS   rows in the insert test (default 50000); PENDING_LIMITS kB (default "4096 65536")
 #   WORKERS       parallel workers for signing the corpus (default 2)
@@ -41,13 +41,13 @@ set -euo pipefail
 
 lsh_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$lsh_dir/../.." && pwd)
-SETS=${SETS:-"s3,3,0.3,41,1,10,12 s2,2,0.28,44,1,10,12 s3b,3,0.35,46,2,4,16"}
-BANDINGS=${BANDINGS:-"42,3,1 25,5,1 20,5,1 32,4,1 32,4,2 16,8,1 64,2,3 41,1,10 44,1,10 46,2,4"}
+SETS=${SETS:-"s3,3,0.28,44,1,10,13 s2,2,0.28,44,1,10,13 s3h,3,0.35,46,2,4,13"}
+BANDINGS=${BANDINGS:-"42,3,1 25,5,1 20,5,1 32,4,1 32,4,2 16,8,1 56,2,3 64,2,3 40,1,8 44,1,10 48,1,11 46,2,4"}
 SAMPLE=${SAMPLE:-2000}
 SCURVE_PAIRS=${SCURVE_PAIRS:-5000}
 QUERIES=${QUERIES:-100}
 PROBES=${PROBES:-1000}
-BITS_TRADE=${BITS_TRADE:-8 12 16 20 32}
+BITS_TRADE=${BITS_TRADE:-8 12 13 14 16 20 32}
 BITS_QUERIES=${BITS_QUERIES:-40}
 INSERT_ROWS=${INSERT_ROWS:-50000}
 PENDING_LIMITS=${PENDING_LIMITS:-4096 65536}
