@@ -8,6 +8,7 @@ PGFILEDESC = "textfp - text fingerprints and near-duplicate detection"
 
 CORE_OBJS = \
 	src/core/bits.o \
+	src/core/mem.o \
 	src/core/hash.o \
 	src/core/normalize.o \
 	src/core/tokenize.o \
@@ -18,6 +19,7 @@ CORE_OBJS = \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
+	src/core/formats.o \
 	src/core/lsh.o
 
 OBJS = $(CORE_OBJS) \
@@ -48,13 +50,13 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache minhash_lsh minhash_lsh_gin minhash_lsh_update
+	options_cache compat_1_0 featureless minhash_lsh minhash_lsh_gin minhash_lsh_update
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
 # own, after the main tests (make installcheck-probe), so that a regression
 # that takes the server down fails only them.
-PROBE_REGRESS = selfuncs_probe
+PROBE_REGRESS = selfuncs_probe bad_input
 
 # ICU for normalisation and word breaks; xxhash is used header-only.
 PG_CPPFLAGS = -Isrc/core
@@ -63,6 +65,10 @@ SHLIB_LINK = $(shell pkg-config --libs icu-i18n icu-uc 2>/dev/null || echo -licu
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# PGXS does not track headers: every object depends on those it may include.
+$(CORE_OBJS): src/core/tfp_core.h
+$(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.
@@ -78,7 +84,7 @@ installcheck-probe:
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_lsh.c
+test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c test/unit/test_lsh.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

@@ -53,6 +53,118 @@ BEGIN
 END
 $$;
 
+-- =========================================================================
+-- Featureless texts: NULL on request
+-- =========================================================================
+-- 1.0's simhash() gives 0000000000000000 and minhash() the empty set's
+-- signature (every value ffffffff) for every text without features: empty,
+-- punctuation or emoji only, or only stopwords.  All of them are then "near
+-- duplicates" of each other.  These overloads take a required featureless
+-- argument, second: 'null' gives NULL for such texts (NULL matches nothing
+-- and conflicts with nothing), 'fingerprint' the 1.0 value.  The 1.0
+-- functions are unchanged, so stored fingerprints and indexes stay valid.
+-- Defaults are the 1.0 functions' own.
+
+CREATE FUNCTION simhash(
+	doc text,
+	featureless text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	weighting text DEFAULT 'tf',
+	seed bigint DEFAULT 0)
+RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'textfp_simhash_text_featureless'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash(text, text, integer, integer, text, boolean, text, text[], text, bigint)
+	IS 'SimHash of a text''s weighted features; featureless => ''null'' gives NULL for a text without features';
+
+CREATE FUNCTION minhash(
+	doc text,
+	featureless text,
+	k integer DEFAULT 128,
+	method text DEFAULT 'oph',
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 2,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'none',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0)
+RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_text_featureless'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash(text, text, integer, text, integer, integer, text, boolean, text, text[], bigint)
+	IS 'MinHash signature of a text''s shingle set; featureless => ''null'' gives NULL for a text without shingles';
+
+CREATE FUNCTION minhash(
+	shingles bigint[],
+	featureless text,
+	k integer DEFAULT 128,
+	seed bigint DEFAULT 0,
+	method text DEFAULT 'oph')
+RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_array_featureless'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash(bigint[], text, integer, bigint, text)
+	IS 'MinHash signature of a set of 64-bit shingle hashes; featureless => ''null'' gives NULL for an empty set';
+
+-- =========================================================================
+-- minhash_sig ordering: btree for sorting, DISTINCT and unique indexes
+-- =========================================================================
+-- By k, method, value width, pipeline identity, seed, then the values as
+-- unsigned numbers.  The order means nothing for similarity; = is 1.0's.
+
+CREATE FUNCTION minhash_sig_cmp(minhash_sig, minhash_sig) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_sig_lt(minhash_sig, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_sig_le(minhash_sig, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_sig_gt(minhash_sig, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION minhash_sig_ge(minhash_sig, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION minhash_sig_cmp(minhash_sig, minhash_sig)
+	IS 'btree comparison: k, method, value width, pipeline, seed, then values (unsigned)';
+COMMENT ON FUNCTION minhash_sig_lt(minhash_sig, minhash_sig) IS 'implementation of < operator';
+COMMENT ON FUNCTION minhash_sig_le(minhash_sig, minhash_sig) IS 'implementation of <= operator';
+COMMENT ON FUNCTION minhash_sig_gt(minhash_sig, minhash_sig) IS 'implementation of > operator';
+COMMENT ON FUNCTION minhash_sig_ge(minhash_sig, minhash_sig) IS 'implementation of >= operator';
+
+CREATE OPERATOR < (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_lt,
+	COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_le,
+	COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_gt,
+	COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+	LEFTARG = minhash_sig, RIGHTARG = minhash_sig, FUNCTION = minhash_sig_ge,
+	COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR CLASS minhash_sig_btree_ops
+	DEFAULT FOR TYPE minhash_sig USING btree AS
+	OPERATOR 1 < (minhash_sig, minhash_sig),
+	OPERATOR 2 <= (minhash_sig, minhash_sig),
+	OPERATOR 3 = (minhash_sig, minhash_sig),
+	OPERATOR 4 >= (minhash_sig, minhash_sig),
+	OPERATOR 5 > (minhash_sig, minhash_sig),
+	FUNCTION 1 minhash_sig_cmp(minhash_sig, minhash_sig);
+
+-- = was declared HASHES only; with an order it can merge too.
+UPDATE pg_catalog.pg_operator SET oprcanmerge = true
+WHERE oid = '=(minhash_sig, minhash_sig)'::pg_catalog.regoperator;
+
 -- ===== minhash LSH bands =====
 -- Band keys of minhash signatures, the S-curve and the choice of a banding,
 -- the lsh_query type with its @@ operators (band semantics, every parameter
@@ -61,12 +173,13 @@ $$;
 -- % (or <@ jaccard_ball) to verify.
 
 -- The recommended configuration for band indexes at scale, in one name:
--- minhash(doc, shingle => 3) at k = 128, frozen like every constructor.
+-- minhash(doc, featureless => 'null', shingle => 3) at k = 128, frozen like
+-- every constructor.
 CREATE FUNCTION minhash_lsh(doc text, seed bigint DEFAULT 0) RETURNS minhash_sig
 	AS 'MODULE_PATHNAME', 'textfp_minhash_lsh'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION minhash_lsh(text, bigint)
-	IS 'MinHash signature of the recommended configuration for band indexes: minhash(doc, shingle => 3, seed => seed), k = 128';
+	IS 'MinHash signature of the recommended configuration for band indexes: minhash(doc, featureless => ''null'', shingle => 3, seed => seed), k = 128';
 
 CREATE FUNCTION minhash_bands(sig minhash_sig, bands integer, rows integer) RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'minhash_sig_bands'

@@ -3,6 +3,7 @@
 SELECT current_setting('server_encoding') AS utf8_db;
 SELECT simhash('Café crème brûlée') AS utf8_fp;
 SELECT textfp_normalize('ÀÉÎ Straße') AS utf8_norm;
+SELECT simhash('Café crème'::tsvector) AS utf8_tsvector_fp;
 
 CREATE DATABASE textfp_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
 CREATE DATABASE textfp_sqlascii ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0;
@@ -17,6 +18,10 @@ SELECT feature FROM textfp_features('Café crème', stopwords => 'none');
 -- normalising can produce characters LATIN1 cannot hold: a clear error
 SELECT textfp_normalize('µ');
 SELECT simhash('µ') IS NOT NULL AS fingerprint_still_ok;
+-- the English lists are ASCII and print here; Chinese words cannot
+SELECT count(*) AS en_words FROM textfp_stopwords('en');
+SELECT count(*) AS snowball_words FROM textfp_stopwords('snowball');
+SELECT count(*) FROM textfp_stopwords('zh');
 
 \c textfp_sqlascii
 SET client_encoding = 'SQL_ASCII';
@@ -28,6 +33,9 @@ SELECT simhash(convert_from('\x436166c3a9206372c3a86d65206272c3bb6cc3a965'::byte
 SELECT simhash(convert_from('\x436166e9'::bytea, 'SQL_ASCII'));
 SELECT simhash(convert_from('\x4361668a'::bytea, 'SQL_ASCII'));
 SELECT textfp_normalize(convert_from('\x436166e9'::bytea, 'SQL_ASCII'));
+-- and so does simhash(tsvector)
+SELECT simhash(convert_from('\x436166c3a9206372c3a86d65'::bytea, 'SQL_ASCII')::tsvector) AS tsvector_fp;
+SELECT simhash(convert_from('\x436166e9206372c3a86d65'::bytea, 'SQL_ASCII')::tsvector);
 
 \c :orig_db
 DROP DATABASE textfp_latin1;

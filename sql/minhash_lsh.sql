@@ -31,11 +31,13 @@ SELECT minhash_bands(minhash('x'), -1, 4);
 SELECT minhash_bands(minhash('x', k => 64), 1, 65);
 SELECT minhash_bands(minhash('x'), 2147483647, 2147483647);
 
--- minhash_lsh: the recommended configuration, minhash(doc, shingle => 3) at k = 128, header
--- and all; golden (as a digest of the text form) like every constructor
+-- minhash_lsh: the recommended configuration, minhash(doc, featureless => 'null',
+-- shingle => 3) at k = 128, header and all; golden (as a digest of the text form) like
+-- every constructor; NULL for a text without shingles
 SELECT minhash_lsh('The quick brown fox jumps over the lazy dog') = minhash('The quick brown fox jumps over the lazy dog', shingle => 3) AS same,
        minhash_lsh('转载的新闻保留了大部分字词，只换了标题。', seed => 7) = minhash('转载的新闻保留了大部分字词，只换了标题。', shingle => 3, seed => 7) AS same_seeded,
-       minhash_lsh('') = minhash('', shingle => 3) AS same_empty;
+       minhash_lsh('!!! ...') IS NULL AS featureless_null,
+       minhash_lsh('word') = minhash('word', 'null', shingle => 3) AS one_word;
 SELECT * FROM minhash_info(minhash_lsh('The quick brown fox jumps over the lazy dog'));
 SELECT md5(minhash_lsh('Syndicated newspaper articles reappear under rewritten headlines in partner publications.')::text) AS en,
        md5(minhash_lsh('国务院新闻办公室今天举行新闻发布会，介绍前三季度国民经济运行情况。')::text) AS zh;

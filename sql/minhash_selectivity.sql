@@ -44,10 +44,18 @@ ANALYZE ms, md;
 -- the standard statistics are kept (MCVs in md), and the pair shares added:
 -- share of pairs with at least 0 equal positions (all), 64 (equal), and the
 -- number of pairs
-SELECT stakind1, stakind2, stakind3, stanumbers2[1] AS all_pairs,
-       array_length(stanumbers2, 1) AS slot_length, stanumbers2[66] AS pairs_counted
-FROM pg_statistic WHERE starelid = 'ms'::regclass AND staattnum = 2;
-SELECT stakind1, stakind2, stakind3 FROM pg_statistic WHERE starelid = 'md'::regclass AND staattnum = 2;
+-- (1.1's btree order adds a histogram (2) and a correlation (3) before it)
+CREATE FUNCTION pg_temp.our_slot(rel regclass)
+RETURNS TABLE (kinds int2[], all_pairs real, slot_length int, pairs_counted real)
+LANGUAGE sql AS $$
+	SELECT ARRAY[stakind1, stakind2, stakind3, stakind4, stakind5], n[1], array_length(n, 1), n[66]
+	FROM (SELECT s.*, CASE 10465 WHEN stakind1 THEN stanumbers1 WHEN stakind2 THEN stanumbers2
+	                  WHEN stakind3 THEN stanumbers3 WHEN stakind4 THEN stanumbers4
+	                  WHEN stakind5 THEN stanumbers5 END AS n
+	      FROM pg_statistic s WHERE starelid = rel AND staattnum = 2) s
+$$;
+SELECT * FROM pg_temp.our_slot('ms');
+SELECT kinds FROM pg_temp.our_slot('md');
 
 CREATE INDEX ms_gin ON ms USING gin (sig);
 CREATE INDEX md_gin ON md USING gin (sig);

@@ -4,7 +4,9 @@
 -- inside it, as the memory the backend's contexts hold; before 1.1 every
 -- switch of options left the old entry in the query's memory (about 60 kB
 -- with these 1,000 stopwords: 600 MB for these 10,000 rows).
+SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS textfp;
+RESET client_min_messages;
 CREATE TEMP TABLE stop_lists AS
 SELECT array_agg('a' || i) AS a, array_agg('b' || i) AS b FROM generate_series(1, 1000) i;
 CREATE FUNCTION pg_temp.context_mb() RETURNS bigint LANGUAGE sql AS

@@ -33,27 +33,28 @@ Datum
 hamming_ball_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
-	char	   *slash = strchr(str, '/');
 	uint64		center;
-	long		radius = -1;
-	char	   *end = NULL;
+	int64		radius;
 
-	if (slash != NULL && slash[1] >= '0' && slash[1] <= '9')
+	switch (tfp_hamming_ball_parse(str, strlen(str), &center, &radius))
 	{
-		errno = 0;
-		radius = strtol(slash + 1, &end, 10);
-		if (errno != 0 || *end != '\0')
-			radius = -1;
+		case TFP_FORM_OK:
+			PG_RETURN_POINTER(make_ball(center, (int32) radius));
+		case TFP_FORM_RADIUS:
+			TFP_INPUT_ERROR(fcinfo,
+							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							 errmsg("hamming_ball radius must be between 0 and %d: \"%s\"",
+									HAMMING_BALL_MAX_RADIUS, str)));
+			break;
+		default:
+			TFP_INPUT_ERROR(fcinfo,
+							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+							 errmsg("invalid input syntax for type %s: \"%s\"",
+									"hamming_ball", str),
+							 errdetail("A hamming_ball is 16 hexadecimal digits, \"/\" and a radius from 0 to %d.",
+									   HAMMING_BALL_MAX_RADIUS)));
 	}
-	if (slash == NULL || !tfp_hex64_parse(str, slash - str, &center) ||
-		radius < 0 || radius > HAMMING_BALL_MAX_RADIUS)
-		TFP_INPUT_ERROR(fcinfo,
-						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						 errmsg("invalid input syntax for type %s: \"%s\"",
-								"hamming_ball", str),
-						 errdetail("A hamming_ball is 16 hexadecimal digits, \"/\" and a radius from 0 to %d.",
-								   HAMMING_BALL_MAX_RADIUS)));
-	PG_RETURN_POINTER(make_ball(center, (int32) radius));
+	PG_RETURN_NULL();			/* soft error (PostgreSQL 16 and later) */
 }
 
 PG_FUNCTION_INFO_V1(hamming_ball_out);
@@ -77,8 +78,9 @@ hamming_ball_recv(PG_FUNCTION_ARGS)
 
 	if (radius < 0 || radius > HAMMING_BALL_MAX_RADIUS)
 		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid hamming_ball radius %d in binary input", radius)));
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("hamming_ball radius must be between 0 and %d, got %d in binary input",
+						HAMMING_BALL_MAX_RADIUS, radius)));
 	PG_RETURN_POINTER(make_ball(center, radius));
 }
 

@@ -5,8 +5,6 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "libpq/pqformat.h"
 #include "utils/float.h"
 
@@ -35,23 +33,25 @@ jaccard_ball_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
 	char	   *slash = strrchr(str, '/');
-	char	   *end;
-	double		t;
+	double		t = 0;
 	MinhashSig *sig;
 
-	if (slash == NULL)
-		TFP_INPUT_ERROR(fcinfo,
-						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						 errmsg("invalid input syntax for type %s: \"%s\"", "jaccard_ball", str),
-						 errdetail("A jaccard_ball is written signature/threshold.")));
-	errno = 0;
-	t = strtod(slash + 1, &end);
-	if (slash[1] == '\0' || *end != '\0' || errno != 0 || !isfinite(t) ||
-		isspace((unsigned char) slash[1]))
-		TFP_INPUT_ERROR(fcinfo,
-						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						 errmsg("invalid input syntax for type %s: \"%s\"", "jaccard_ball", str),
-						 errdetail("The threshold after the slash must be a number between 0 and 1.")));
+	switch (slash ? tfp_threshold_parse(slash + 1, strlen(slash + 1), &t) : TFP_FORM_SYNTAX)
+	{
+		case TFP_FORM_OK:
+			break;
+		case TFP_FORM_THRESHOLD:
+			TFP_INPUT_ERROR(fcinfo,
+							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							 errmsg("jaccard_ball threshold must be between 0 and 1, got %s", slash + 1)));
+			PG_RETURN_NULL();
+		default:
+			TFP_INPUT_ERROR(fcinfo,
+							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+							 errmsg("invalid input syntax for type %s: \"%s\"", "jaccard_ball", str),
+							 errdetail("A jaccard_ball is written signature/threshold, the threshold a number from 0 to 1.")));
+			PG_RETURN_NULL();	/* soft error (PostgreSQL 16 and later) */
+	}
 	sig = DatumGetMinhashSigP(DirectFunctionCall3(minhash_sig_in,
 												  CStringGetDatum(pnstrdup(str, slash - str)),
 												  ObjectIdGetDatum(InvalidOid),
@@ -79,6 +79,12 @@ jaccard_ball_recv(PG_FUNCTION_ARGS)
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	double		t = pq_getmsgfloat8(buf);
 	MinhashSig *sig;
+
+	if (tfp_threshold_check(t) != TFP_FORM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("jaccard_ball threshold must be between 0 and 1, got %s in binary input",
+						float8out_internal(t))));
 
 	/* the rest of the message is a minhash_sig in its own binary form */
 	sig = DatumGetMinhashSigP(DirectFunctionCall3(minhash_sig_recv,

@@ -212,10 +212,11 @@ textfp_lsh_params_column(PG_FUNCTION_ARGS)
 }
 
 /*
- * minhash_lsh(doc, seed): minhash(doc, k => 128, shingle => 3, seed => seed)
- * with every other option at minhash's default (ngram 2, the default
- * tokenizer, no simplify, no stopwords, one-permutation hashing): the same
- * signature, header included.
+ * minhash_lsh(doc, seed): minhash(doc, featureless => 'null', k => 128,
+ * shingle => 3, seed => seed) with every other option at minhash's default
+ * (ngram 2, the default tokenizer, no simplify, no stopwords, one-permutation
+ * hashing): the same signature, header included, and NULL for a text without
+ * shingles, which then matches nothing.
  */
 PG_FUNCTION_INFO_V1(textfp_minhash_lsh);
 Datum
@@ -226,6 +227,7 @@ textfp_minhash_lsh(PG_FUNCTION_ARGS)
 	tfp_options opts;
 	MinhashSig *sig;
 	size_t		len;
+	size_t		nfeatures;
 	char	   *u8;
 	tfp_env		env;
 	tfp_status	rc;
@@ -238,8 +240,11 @@ textfp_minhash_lsh(PG_FUNCTION_ARGS)
 	sig = minhash_sig_make(LSH_RECOMMENDED_K, TFP_MINHASH_OPH, tfp_pipeline_id(&opts), seed);
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_minhash_text(&env, &opts, u8, len, LSH_RECOMMENDED_K, TFP_MINHASH_OPH, sig->values);
+	rc = tfp_minhash_text(&env, &opts, u8, len, LSH_RECOMMENDED_K, TFP_MINHASH_OPH, sig->values,
+						  &nfeatures);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
+	if (nfeatures == 0)
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(sig);
 }

@@ -69,6 +69,7 @@ minhash_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 	uint64		pairs;
 	MemoryContext old;
 	float4	   *numbers;
+	tfp_env		env;
 
 	if (slot < 0)
 		return;
@@ -110,7 +111,8 @@ minhash_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 	max_rows = (size_t) sqrt(2.0 * PAIR_WORK / k);
 	max_rows = Min(max_rows, PAIR_ROWS);
 	share = (double *) palloc(sizeof(double) * (k + 1));
-	pairs = tfp_minhash_pair_matches(rows, n, k, max_rows, share);
+	textfp_env_init(&env, CurrentMemoryContext);
+	pairs = tfp_minhash_pair_matches(rows, n, k, max_rows, share, &env);
 	if (pairs == 0)
 		return;
 

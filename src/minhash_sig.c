@@ -99,82 +99,7 @@ minhash_sig_check_threshold(double t)
 				 errmsg("Jaccard threshold must be between 0 and 1, got %g", t)));
 }
 
-/* --- text I/O --- */
-
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Exactly 8 hex digits at *p; advances past them. */
-static bool
-parse_hex32(const char **p, uint32 *out)
-{
-	uint32		v = 0;
-
-	for (int i = 0; i < 8; i++)
-	{
-		int			d = hex_digit((*p)[i]);
-
-		if (d < 0)
-			return false;
-		v = (v << 4) | (uint32) d;
-	}
-	*p += 8;
-	*out = v;
-	return true;
-}
-
-/* A decimal integer without leading zeros or '+', in lo..hi. */
-static bool
-parse_int(const char **p, int64 lo, int64 hi, int64 *out)
-{
-	const char *s = *p;
-	bool		neg = false;
-	uint64		v = 0;
-	int			digits = 0;
-
-	if (*s == '-')
-	{
-		neg = true;
-		s++;
-	}
-	if (*s == '0' && s[1] >= '0' && s[1] <= '9')
-		return false;
-	for (; *s >= '0' && *s <= '9'; s++, digits++)
-	{
-		if (v > (PG_UINT64_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (uint64) (*s - '0');
-	}
-	if (digits == 0 || digits > 19 || (neg && v == 0))
-		return false;
-	if (neg ? v > (uint64) PG_INT64_MAX + 1 : v > (uint64) PG_INT64_MAX)
-		return false;
-	*out = neg ? (int64) (0 - v) : (int64) v;
-	if (*out < lo || *out > hi)
-		return false;
-	*p = s;
-	return true;
-}
-
-static bool
-skip(const char **p, const char *lit)
-{
-	size_t		n = strlen(lit);
-
-	if (strncmp(*p, lit, n) != 0)
-		return false;
-	*p += n;
-	return true;
-}
+/* --- text I/O: parsed in the core (src/core/formats.c) --- */
 
 #define SIG_SYNTAX_DETAIL \
 	"A minhash_sig is written method:k=K:seed=S:pipe=PPPPPPPP: followed by 8 hexadecimal digits for each of its K values, where method is oph32 or kperm32."
@@ -188,68 +113,79 @@ check_typmod(int k, int32 typmod)
 				 errmsg("expected a minhash signature with k = %d, got k = %d", typmod, k)));
 }
 
+/* A signature made from a parsed or decoded header and values. */
+static MinhashSig *
+sig_from(const tfp_minhash_header *h, const uint32 *values)
+{
+	MinhashSig *sig = minhash_sig_make(h->k, h->method, h->pipeline, h->seed);
+
+	memcpy(sig->values, values, sizeof(uint32) * h->k);
+	return sig;
+}
+
 PG_FUNCTION_INFO_V1(minhash_sig_in);
 Datum
 minhash_sig_in(PG_FUNCTION_ARGS)
 {
 	char	   *str = PG_GETARG_CSTRING(0);
 	int32		typmod = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : -1;
-	const char *p = str;
-	int			method;
-	int64		k;
-	int64		seed;
-	uint32		pipeline;
-	MinhashSig *sig;
+	tfp_minhash_header h;
+	uint32	   *values = palloc(sizeof(uint32) * TFP_MINHASH_K_MAX);
+	int64		found;
 
-	if (skip(&p, "oph32:"))
-		method = TFP_MINHASH_OPH;
-	else if (skip(&p, "kperm32:"))
-		method = TFP_MINHASH_KPERM;
-	else
-		goto syntax;
-	if (!skip(&p, "k=") || !parse_int(&p, 1, TFP_MINHASH_K_MAX, &k) ||
-		!skip(&p, ":seed=") || !parse_int(&p, PG_INT64_MIN, PG_INT64_MAX, &seed) ||
-		!skip(&p, ":pipe=") || !parse_hex32(&p, &pipeline) || !skip(&p, ":"))
-		goto syntax;
-	if (strlen(p) != (size_t) k * 8)
-		TFP_INPUT_ERROR(fcinfo,
-						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", str),
-						 errdetail("Expected %d hexadecimal digits for k = %d values, found %zu.",
-								   (int) k * 8, (int) k, strlen(p))));
-	sig = minhash_sig_make((int) k, method, pipeline, seed);
-	for (int i = 0; i < k; i++)
-		if (!parse_hex32(&p, &sig->values[i]))
-			goto syntax;
-	if (typmod >= 0 && k != typmod)
+	switch (tfp_minhash_sig_parse(str, strlen(str), &h, values, &found))
+	{
+		case TFP_FORM_OK:
+			break;
+		case TFP_FORM_K:
+			TFP_INPUT_ERROR(fcinfo,
+							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+							 errmsg("minhash_sig k must be between 1 and %d, got " INT64_FORMAT,
+									TFP_MINHASH_K_MAX, found)));
+			PG_RETURN_NULL();
+		case TFP_FORM_DIGITS:
+			TFP_INPUT_ERROR(fcinfo,
+							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+							 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", str),
+							 errdetail("Expected %d hexadecimal digits for k = %d values, found " INT64_FORMAT ".",
+									   h.k * 8, h.k, found)));
+			PG_RETURN_NULL();
+		default:
+			TFP_INPUT_ERROR(fcinfo,
+							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+							 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", str),
+							 errdetail(SIG_SYNTAX_DETAIL)));
+			PG_RETURN_NULL();	/* soft error (PostgreSQL 16 and later) */
+	}
+	if (typmod >= 0 && h.k != typmod)
 		TFP_INPUT_ERROR(fcinfo,
 						(errcode(ERRCODE_DATA_EXCEPTION),
 						 errmsg("expected a minhash signature with k = %d, got k = %d",
-								typmod, (int) k)));
-	PG_RETURN_POINTER(sig);
+								typmod, h.k)));
+	PG_RETURN_POINTER(sig_from(&h, values));
+}
 
-syntax:
-	TFP_INPUT_ERROR(fcinfo,
-					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", str),
-					 errdetail(SIG_SYNTAX_DETAIL)));
-	PG_RETURN_NULL();			/* soft error (PostgreSQL 16 and later) */
+static void
+header_of(const MinhashSig *sig, tfp_minhash_header *h)
+{
+	h->k = sig->k;
+	h->method = sig->method;
+	h->value_bits = sig->value_bits;
+	h->pipeline = sig->pipeline;
+	h->seed = MinhashSigSeed(sig);
 }
 
 /* Appends the text form to buf. */
 void
 minhash_sig_write(StringInfo buf, const MinhashSig *sig)
 {
-	static const char hex[] = "0123456789abcdef";
+	tfp_minhash_header h;
+	size_t		need;
 
-	appendStringInfo(buf, "%s%d:k=%d:seed=" INT64_FORMAT ":pipe=%08x:",
-					 method_name(sig->method), sig->value_bits, sig->k,
-					 MinhashSigSeed(sig), sig->pipeline);
-	enlargeStringInfo(buf, sig->k * 8);
-	for (int i = 0; i < sig->k; i++)
-		for (int sh = 28; sh >= 0; sh -= 4)
-			buf->data[buf->len++] = hex[(sig->values[i] >> sh) & 0xf];
-	buf->data[buf->len] = '\0';
+	header_of(sig, &h);
+	need = tfp_minhash_sig_format(&h, sig->values, NULL, 0);
+	enlargeStringInfo(buf, (int) need);
+	buf->len += (int) tfp_minhash_sig_format(&h, sig->values, buf->data + buf->len, need + 1);
 }
 
 PG_FUNCTION_INFO_V1(minhash_sig_out);
@@ -272,28 +208,34 @@ minhash_sig_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	int32		typmod = PG_NARGS() > 2 ? PG_GETARG_INT32(2) : -1;
-	int			method = pq_getmsgbyte(buf);
-	int			bits = pq_getmsgbyte(buf);
-	int			k = pq_getmsgint(buf, 2);
-	uint32		pipeline = (uint32) pq_getmsgint(buf, 4);
-	int64		seed = pq_getmsgint64(buf);
-	MinhashSig *sig;
+	tfp_minhash_header h;
+	uint32	   *values = palloc(sizeof(uint32) * TFP_MINHASH_K_MAX);
+	size_t		used;
 
-	if ((method != TFP_MINHASH_OPH && method != TFP_MINHASH_KPERM) ||
-		bits != MINHASH_VALUE_BITS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid minhash_sig method %d with %d-bit values", method, bits)));
-	if (k < 1 || k > TFP_MINHASH_K_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid minhash_sig k %d", k),
-				 errdetail("k must be between 1 and %d.", TFP_MINHASH_K_MAX)));
-	check_typmod(k, typmod);
-	sig = minhash_sig_make(k, method, pipeline, seed);
-	for (int i = 0; i < k; i++)
-		sig->values[i] = (uint32) pq_getmsgint(buf, 4);
-	PG_RETURN_POINTER(sig);
+	switch (tfp_minhash_sig_decode((const uint8 *) buf->data + buf->cursor,
+								   buf->len - buf->cursor, &h, values, &used))
+	{
+		case TFP_FORM_OK:
+			break;
+		case TFP_FORM_METHOD:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid minhash_sig method %d with %d-bit values", h.method, h.value_bits)));
+			break;
+		case TFP_FORM_K:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("invalid minhash_sig k %d", h.k),
+					 errdetail("k must be between 1 and %d.", TFP_MINHASH_K_MAX)));
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+					 errmsg("insufficient data left in message for a minhash_sig")));
+	}
+	buf->cursor += (int) used;
+	check_typmod(h.k, typmod);
+	PG_RETURN_POINTER(sig_from(&h, values));
 }
 
 PG_FUNCTION_INFO_V1(minhash_sig_send);
@@ -301,16 +243,13 @@ Datum
 minhash_sig_send(PG_FUNCTION_ARGS)
 {
 	MinhashSig *sig = PG_GETARG_MINHASH_SIG_P(0);
+	tfp_minhash_header h;
+	uint8	   *bytes = palloc(TFP_MINHASH_BINARY_HEADER + 4 * sig->k);
 	StringInfoData buf;
 
+	header_of(sig, &h);
 	pq_begintypsend(&buf);
-	pq_sendbyte(&buf, sig->method);
-	pq_sendbyte(&buf, sig->value_bits);
-	pq_sendint16(&buf, sig->k);
-	pq_sendint32(&buf, sig->pipeline);
-	pq_sendint64(&buf, MinhashSigSeed(sig));
-	for (int i = 0; i < sig->k; i++)
-		pq_sendint32(&buf, sig->values[i]);
+	pq_sendbytes(&buf, (char *) bytes, (int) tfp_minhash_sig_encode(&h, sig->values, bytes));
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -379,6 +318,46 @@ minhash_sig_ne(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(!sig_equal(PG_GETARG_MINHASH_SIG_P(0), PG_GETARG_MINHASH_SIG_P(1)));
 }
+
+/*
+ * A total order for btree (sorting, DISTINCT, merge joins, unique indexes):
+ * by k, method, value width, pipeline identity, seed, then the values as
+ * unsigned numbers.  It means nothing for similarity.
+ */
+static int
+sig_cmp(const MinhashSig *a, const MinhashSig *b)
+{
+#define CMP(x, y) do { if ((x) != (y)) return (x) < (y) ? -1 : 1; } while (0)
+	CMP(a->k, b->k);
+	CMP(a->method, b->method);
+	CMP(a->value_bits, b->value_bits);
+	CMP(a->pipeline, b->pipeline);
+	CMP(MinhashSigSeed(a), MinhashSigSeed(b));
+	for (int i = 0; i < a->k; i++)
+		CMP(a->values[i], b->values[i]);
+	return 0;
+#undef CMP
+}
+
+PG_FUNCTION_INFO_V1(minhash_sig_cmp);
+Datum
+minhash_sig_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(sig_cmp(PG_GETARG_MINHASH_SIG_P(0), PG_GETARG_MINHASH_SIG_P(1)));
+}
+
+#define MINHASH_SIG_CMP_FUNC(name, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(sig_cmp(PG_GETARG_MINHASH_SIG_P(0), PG_GETARG_MINHASH_SIG_P(1)) op 0); \
+}
+
+MINHASH_SIG_CMP_FUNC(minhash_sig_lt, <)
+MINHASH_SIG_CMP_FUNC(minhash_sig_le, <=)
+MINHASH_SIG_CMP_FUNC(minhash_sig_gt, >)
+MINHASH_SIG_CMP_FUNC(minhash_sig_ge, >=)
 
 PG_FUNCTION_INFO_V1(minhash_sig_hash);
 Datum

@@ -17,11 +17,6 @@
 
 #include "textfp.h"
 
-/* minhash(doc, k, method, <pipeline options>) */
-#define TEXT_ARG_K		 1
-#define TEXT_ARG_METHOD	 2
-#define TEXT_OPT_ARG0	 3
-
 static tfp_minhash_method
 parse_method(text *t)
 {
@@ -38,16 +33,23 @@ check_k(int32 k)
 	textfp_check_range("k", k, 1, TFP_MINHASH_K_MAX);
 }
 
-PG_FUNCTION_INFO_V1(textfp_minhash_text);
-Datum
-textfp_minhash_text(PG_FUNCTION_ARGS)
+/*
+ * minhash(doc, k, method, <pipeline options>) and, from 1.1, minhash(doc,
+ * featureless, k, method, <options>): with featureless => 'null' a text
+ * without shingles gives NULL instead of the empty set's signature (every
+ * value ffffffff), which 1.0's function gives for all of them.  k is at
+ * argument k_arg, the options follow method.
+ */
+static Datum
+minhash_text(FunctionCallInfo fcinfo, int k_arg, bool null_if_featureless)
 {
 	text	   *doc = PG_GETARG_TEXT_PP(0);
-	int32		k = PG_GETARG_INT32(TEXT_ARG_K);
-	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(TEXT_ARG_METHOD));
-	const TextfpOptions *o = textfp_get_options(fcinfo, TEXT_OPT_ARG0, false);
+	int32		k = PG_GETARG_INT32(k_arg);
+	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(k_arg + 1));
+	const TextfpOptions *o = textfp_get_options(fcinfo, k_arg + 2, false);
 	MinhashSig *sig;
 	size_t		len;
+	size_t		nfeatures;
 	char	   *u8;
 	tfp_env		env;
 	tfp_status	rc;
@@ -56,10 +58,26 @@ textfp_minhash_text(PG_FUNCTION_ARGS)
 	sig = minhash_sig_make(k, method, o->pipeline_id, (int64) o->opts.seed);
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values);
+	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values, &nfeatures);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
+	if (nfeatures == 0 && null_if_featureless)
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(sig);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_text);
+Datum
+textfp_minhash_text(PG_FUNCTION_ARGS)
+{
+	return minhash_text(fcinfo, 1, false);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_text_featureless);
+Datum
+textfp_minhash_text_featureless(PG_FUNCTION_ARGS)
+{
+	return minhash_text(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
 /* The elements of a one-dimensional bigint[] without nulls, as uint64. */
@@ -82,21 +100,26 @@ array_items(ArrayType *arr, const char *what, int *n)
 	return items;
 }
 
-/* minhash(shingles bigint[], k, seed, method) */
-PG_FUNCTION_INFO_V1(textfp_minhash_array);
-Datum
-textfp_minhash_array(PG_FUNCTION_ARGS)
+/*
+ * minhash(shingles bigint[], k, seed, method) and, from 1.1, minhash(shingles,
+ * featureless, k, seed, method), where featureless => 'null' makes an empty
+ * array NULL.  k is at argument k_arg.
+ */
+static Datum
+minhash_array(FunctionCallInfo fcinfo, int k_arg, bool null_if_featureless)
 {
 	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(0);
-	int32		k = PG_GETARG_INT32(1);
-	int64		seed = PG_GETARG_INT64(2);
-	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(3));
+	int32		k = PG_GETARG_INT32(k_arg);
+	int64		seed = PG_GETARG_INT64(k_arg + 1);
+	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(k_arg + 2));
 	MinhashSig *sig;
 	uint64	   *items;
 	int			n;
 
 	check_k(k);
 	items = array_items(arr, "shingles", &n);
+	if (n == 0 && null_if_featureless)
+		PG_RETURN_NULL();
 	sig = minhash_sig_make(k, method, 0, seed);
 	if (method == TFP_MINHASH_KPERM)
 	{
@@ -112,13 +135,27 @@ textfp_minhash_array(PG_FUNCTION_ARGS)
 		tfp_minhash_init(acc, k, (uint64) seed);
 		for (int i = 0; i < n; i++)
 		{
-			if ((i & 0xffff) == 0)
+			if ((i & 0xfff) == 0)
 				CHECK_FOR_INTERRUPTS();
 			tfp_minhash_add(acc, items[i]);
 		}
 		tfp_minhash_final(acc, sig->values);
 	}
 	PG_RETURN_POINTER(sig);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_array);
+Datum
+textfp_minhash_array(PG_FUNCTION_ARGS)
+{
+	return minhash_array(fcinfo, 1, false);
+}
+
+PG_FUNCTION_INFO_V1(textfp_minhash_array_featureless);
+Datum
+textfp_minhash_array_featureless(PG_FUNCTION_ARGS)
+{
+	return minhash_array(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
 static ArrayType *
@@ -129,15 +166,6 @@ int8_array(const uint64 *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		d[i] = Int64GetDatum((int64) v[i]);
 	return construct_array(d, (int) n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
-}
-
-static int
-cmp_int64(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a;
-	int64		y = *(const int64 *) b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* shingles(doc, <pipeline options>): sorted as bigint, distinct */
@@ -160,19 +188,18 @@ textfp_shingles(PG_FUNCTION_ARGS)
 	rc = tfp_extract(&env, &o->opts, u8, len, true, false, &fs);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
-	if (fs.n > MaxArraySize)
+	n = fs.n;
+	if (n > MaxArraySize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many shingles: %zu", fs.n)));
-	h = palloc((fs.n ? fs.n : 1) * sizeof(uint64));
-	for (size_t i = 0; i < fs.n; i++)
+				 errmsg("too many shingles: %zu", n)));
+	/* distinct hashes (the table dedupes by hash), in bigint order */
+	h = palloc((n ? n : 1) * sizeof(uint64));
+	for (size_t i = 0; i < n; i++)
 		h[i] = fs.items[i].hash;
-	qsort(h, fs.n, sizeof(uint64), cmp_int64);
-	/* the pipeline dedupes by shingle text; two texts may share a hash */
-	n = 0;
-	for (size_t i = 0; i < fs.n; i++)
-		if (n == 0 || h[i] != h[n - 1])
-			h[n++] = h[i];
+	tfp_featureset_free(&env, &fs);
+	if ((rc = tfp_sort_u64(&env, h, n, true)) != TFP_OK)
+		textfp_report(rc, &env);
 	PG_RETURN_ARRAYTYPE_P(int8_array(h, n));
 }
 
@@ -185,10 +212,14 @@ textfp_set_jaccard(PG_FUNCTION_ARGS)
 	int			nb;
 	uint64	   *a = array_items(PG_GETARG_ARRAYTYPE_P(0), "jaccard arguments", &na);
 	uint64	   *b = array_items(PG_GETARG_ARRAYTYPE_P(1), "jaccard arguments", &nb);
-	size_t		ua = tfp_sort_unique_u64(a, na);
+	size_t		ua;
 	size_t		ub;
+	tfp_env		env;
+	tfp_status	rc;
 
-	CHECK_FOR_INTERRUPTS();
-	ub = tfp_sort_unique_u64(b, nb);
+	textfp_env_init(&env, CurrentMemoryContext);
+	if ((rc = tfp_sort_unique_u64(&env, a, na, &ua)) != TFP_OK ||
+		(rc = tfp_sort_unique_u64(&env, b, nb, &ub)) != TFP_OK)
+		textfp_report(rc, &env);
 	PG_RETURN_FLOAT8(tfp_set_jaccard(a, ua, b, ub));
 }

@@ -80,6 +80,63 @@ textfp_bad_choice(const char *name, text *value, const char *valid)
 			 errhint("Valid values are %s.", valid)));
 }
 
+/* The featureless argument: true for 'null', false for 'fingerprint' (1.0's answer). */
+bool
+textfp_null_if_featureless(text *value)
+{
+	if (textfp_text_is(value, "null"))
+		return true;
+	if (!textfp_text_is(value, "fingerprint"))
+		textfp_bad_choice("featureless", value, "\"null\" and \"fingerprint\"");
+	return false;
+}
+
+/*
+ * The built-in lists a stopwords value names, as a TFP_STOP_* mask: "builtin"
+ * (zh and en, the 1.0 default), "none", or list names joined by "+": "zh",
+ * "en" (npm stopwords-en), "snowball" (Snowball's English list, 1.1).
+ */
+int
+textfp_stopword_lists(const char *what, text *value)
+{
+	static const struct
+	{
+		const char *name;
+		int			mask;
+	}			lists[] = {{"zh", TFP_STOP_ZH}, {"en", TFP_STOP_EN}, {"snowball", TFP_STOP_SNOWBALL}};
+	const char *p = VARDATA_ANY(value);
+	const char *end = p + VARSIZE_ANY_EXHDR(value);
+	static const char *const valid =
+		"\"builtin\" (zh+en), \"none\", and \"zh\", \"en\", \"snowball\" or several of them joined by \"+\", each once, such as \"zh+snowball\"";
+	int			mask = 0;
+
+	if (textfp_text_is(value, "builtin"))
+		return TFP_STOP_ZH | TFP_STOP_EN;
+	if (textfp_text_is(value, "none"))
+		return 0;
+	while (p < end)
+	{
+		const char *plus = memchr(p, '+', end - p);
+		size_t		len = (plus ? plus : end) - p;
+		size_t		i;
+
+		for (i = 0; i < lengthof(lists); i++)
+			if (strlen(lists[i].name) == len && memcmp(lists[i].name, p, len) == 0)
+				break;
+		if (i == lengthof(lists) || (mask & lists[i].mask))
+			textfp_bad_choice(what, value, valid);
+		mask |= lists[i].mask;
+		if (plus == NULL)
+			break;
+		p = plus + 1;
+		if (p == end)			/* a trailing "+" */
+			textfp_bad_choice(what, value, valid);
+	}
+	if (mask == 0)
+		textfp_bad_choice(what, value, valid);
+	return mask;
+}
+
 /* Normalise the user's stopwords exactly as tokens are, and build a set. */
 static tfp_stopset *
 build_user_stopwords(ArrayType *arr, bool simplify, MemoryContext cxt)
@@ -130,9 +187,17 @@ build_user_stopwords(ArrayType *arr, bool simplify, MemoryContext cxt)
 		rc = tfp_normalize(&env, u8, u8len, simplify, &words[i], &lens[i]);
 		if (rc != TFP_OK)
 			textfp_report(rc, &env);
-		/* normalising can grow a word; keep it matchable all the same */
+		/*
+		 * Normalising can grow a word (NFKC): refused like a long one, never
+		 * dropped in silence, as 1.0 did (it could match no token either way:
+		 * no token over the limit is looked up).
+		 */
 		if (lens[i] > TFP_MAX_STOPWORD_BYTES)
-			lens[i] = 0;
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("user stopword is too long after normalization"),
+					 errdetail("A stopword may have at most %d bytes after Unicode normalization (NFKC); \"%s\" has %zu.",
+							   TFP_MAX_STOPWORD_BYTES, text_to_cstring(t), lens[i])));
 	}
 	textfp_env_init(&setenv, cxt);
 	rc = tfp_stopset_build(&setenv, (const char *const *) words, lens, n, &set);
@@ -213,16 +278,7 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 	else
 		textfp_bad_choice("tokenizer", tokenizer, "\"ngram\" and \"icu\"");
 
-	if (textfp_text_is(stopwords, "builtin"))
-		o->builtin_stopwords = TFP_STOP_ZH | TFP_STOP_EN;
-	else if (textfp_text_is(stopwords, "zh"))
-		o->builtin_stopwords = TFP_STOP_ZH;
-	else if (textfp_text_is(stopwords, "en"))
-		o->builtin_stopwords = TFP_STOP_EN;
-	else if (textfp_text_is(stopwords, "none"))
-		o->builtin_stopwords = 0;
-	else
-		textfp_bad_choice("stopwords", stopwords, "\"builtin\", \"zh\", \"en\" and \"none\"");
+	o->builtin_stopwords = textfp_stopword_lists("stopwords", stopwords);
 
 	if (!has_weighting)
 		o->weighting = TFP_WEIGHT_BINARY;

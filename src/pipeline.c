@@ -18,26 +18,46 @@
 
 #include "textfp.h"
 
-/* The options follow the text. */
-#define OPT_ARG0 1
+/*
+ * simhash(doc, <options>) and, from 1.1, simhash(doc, featureless,
+ * <options>): the same fingerprint, except that with featureless => 'null'
+ * a text without features (empty, punctuation, only stopwords) gives NULL,
+ * which matches nothing and conflicts with nothing, where 1.0's function
+ * gives 0000000000000000 for all of them.
+ */
+static Datum
+simhash_text(FunctionCallInfo fcinfo, int first_option, bool null_if_featureless)
+{
+	text	   *doc = PG_GETARG_TEXT_PP(0);
+	const tfp_options *opts = &textfp_get_options(fcinfo, first_option, true)->opts;
+	size_t		len;
+	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
+	tfp_env		env;
+	uint64		fp;
+	size_t		nfeatures;
+	tfp_status	rc;
+
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_simhash_text(&env, opts, u8, len, &fp, &nfeatures);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	if (nfeatures == 0 && null_if_featureless)
+		PG_RETURN_NULL();
+	PG_RETURN_SIMHASH64(fp);
+}
 
 PG_FUNCTION_INFO_V1(textfp_simhash_text);
 Datum
 textfp_simhash_text(PG_FUNCTION_ARGS)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
-	const tfp_options *opts = &textfp_get_options(fcinfo, OPT_ARG0, true)->opts;
-	size_t		len;
-	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
-	tfp_env		env;
-	uint64		fp;
-	tfp_status	rc;
+	return simhash_text(fcinfo, 1, false);
+}
 
-	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_simhash_text(&env, opts, u8, len, &fp);
-	if (rc != TFP_OK)
-		textfp_report(rc, &env);
-	PG_RETURN_SIMHASH64(fp);
+PG_FUNCTION_INFO_V1(textfp_simhash_text_featureless);
+Datum
+textfp_simhash_text_featureless(PG_FUNCTION_ARGS)
+{
+	return simhash_text(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
 typedef struct FeaturesState
@@ -66,7 +86,7 @@ textfp_features(PG_FUNCTION_ARGS)
 
 		/* fn_extra belongs to the SRF machinery: no options cache here */
 		funcctx = SRF_FIRSTCALL_INIT();
-		opts = &textfp_parse_options(fcinfo, OPT_ARG0, true,
+		opts = &textfp_parse_options(fcinfo, 1, true,
 										funcctx->multi_call_memory_ctx)->opts;
 		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
@@ -126,47 +146,51 @@ textfp_normalize(PG_FUNCTION_ARGS)
 /* The built-in lists, as shipped (before normalisation). */
 extern const char *const tfp_stopwords_zh_data[];
 extern const char *const tfp_stopwords_en_data[];
+extern const char *const tfp_stopwords_snowball_en_data[];
+
+/* The words of the lists in mask, in the order zh, en, snowball. */
+static const char *
+stopword_at(int mask, size_t i)
+{
+	static const struct
+	{
+		int			list;
+		const char *const *data;
+	}			lists[] = {
+		{TFP_STOP_ZH, tfp_stopwords_zh_data},
+		{TFP_STOP_EN, tfp_stopwords_en_data},
+		{TFP_STOP_SNOWBALL, tfp_stopwords_snowball_en_data},
+	};
+
+	for (size_t l = 0; l < lengthof(lists); l++)
+	{
+		size_t		n;
+
+		if (!(mask & lists[l].list))
+			continue;
+		n = tfp_builtin_stopword_count(lists[l].list);
+		if (i < n)
+			return lists[l].data[i];
+		i -= n;
+	}
+	return NULL;
+}
 
 PG_FUNCTION_INFO_V1(textfp_stopwords);
 Datum
 textfp_stopwords(PG_FUNCTION_ARGS)
 {
 	FuncCallContext *funcctx;
-	int			mask;
-	size_t		nzh;
-	size_t		nen;
-	size_t		i;
+	const char *w;
 
 	if (SRF_IS_FIRSTCALL())
 	{
-		text	   *list = PG_GETARG_TEXT_PP(0);
-
 		funcctx = SRF_FIRSTCALL_INIT();
-		if (textfp_text_is(list, "builtin"))
-			mask = TFP_STOP_ZH | TFP_STOP_EN;
-		else if (textfp_text_is(list, "zh"))
-			mask = TFP_STOP_ZH;
-		else if (textfp_text_is(list, "en"))
-			mask = TFP_STOP_EN;
-		else if (textfp_text_is(list, "none"))
-			mask = 0;
-		else
-			textfp_bad_choice("list", list, "\"builtin\", \"zh\", \"en\" and \"none\"");
-		funcctx->user_fctx = (void *) (intptr_t) mask;
-		funcctx->max_calls =
-			((mask & TFP_STOP_ZH) ? tfp_builtin_stopword_count(TFP_STOP_ZH) : 0) +
-			((mask & TFP_STOP_EN) ? tfp_builtin_stopword_count(TFP_STOP_EN) : 0);
+		funcctx->user_fctx = (void *) (intptr_t) textfp_stopword_lists("list", PG_GETARG_TEXT_PP(0));
 	}
 	funcctx = SRF_PERCALL_SETUP();
-	mask = (int) (intptr_t) funcctx->user_fctx;
-	nzh = (mask & TFP_STOP_ZH) ? tfp_builtin_stopword_count(TFP_STOP_ZH) : 0;
-	nen = (mask & TFP_STOP_EN) ? tfp_builtin_stopword_count(TFP_STOP_EN) : 0;
-	i = funcctx->call_cntr;
-	if (i < nzh + nen)
-	{
-		const char *w = i < nzh ? tfp_stopwords_zh_data[i] : tfp_stopwords_en_data[i - nzh];
-
+	w = stopword_at((int) (intptr_t) funcctx->user_fctx, funcctx->call_cntr);
+	if (w != NULL)
 		SRF_RETURN_NEXT(funcctx, PointerGetDatum(cstring_to_text(textfp_from_utf8(w, strlen(w)))));
-	}
 	SRF_RETURN_DONE(funcctx);
 }

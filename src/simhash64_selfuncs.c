@@ -51,6 +51,7 @@ simhash64_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 	uint64		pairs;
 	MemoryContext old;
 	float4	   *numbers;
+	tfp_env		env;
 
 	if (slot < 0)
 		return;
@@ -77,7 +78,8 @@ simhash64_compute_stats(VacAttrStats *stats, AnalyzeAttrFetchFunc fetchfunc,
 		if (!common)
 			v[n++] = DatumGetSimhash64(d);
 	}
-	pairs = tfp_pair_distances(v, n, PAIR_ROWS, cum);
+	textfp_env_init(&env, CurrentMemoryContext);
+	pairs = tfp_pair_distances(v, n, PAIR_ROWS, cum, &env);
 	pfree(v);
 	if (pairs == 0)
 		return;

@@ -11,17 +11,25 @@
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "tsearch/ts_type.h"
+#include "utils/float.h"
 
 #include "textfp.h"
 
-static tfp_simhash_acc *
+/* The sums, and how many rows gave a hash and a weight (none: NULL, like sum). */
+typedef struct SimhashAggState
+{
+	tfp_simhash_acc acc;
+	int64		rows;
+} SimhashAggState;
+
+static SimhashAggState *
 agg_state(FunctionCallInfo fcinfo, const char *fname)
 {
 	MemoryContext aggcxt;
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		elog(ERROR, "%s called in non-aggregate context", fname);
-	return (tfp_simhash_acc *) MemoryContextAllocZero(aggcxt, sizeof(tfp_simhash_acc));
+	return (SimhashAggState *) MemoryContextAllocZero(aggcxt, sizeof(SimhashAggState));
 }
 
 static void
@@ -30,8 +38,8 @@ report_weight(tfp_status rc, double w)
 	if (rc == TFP_EWEIGHT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("simhash_agg weight must be between 0 and %.0f, got %g",
-						TFP_MAX_WEIGHT, w)));
+				 errmsg("simhash_agg weight must be between 0 and %.0f, got %s",
+						TFP_MAX_WEIGHT, float8out_internal(w))));
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("sum of simhash_agg weights is out of range")));
@@ -41,51 +49,61 @@ PG_FUNCTION_INFO_V1(simhash_agg_transfn);
 Datum
 simhash_agg_transfn(PG_FUNCTION_ARGS)
 {
-	tfp_simhash_acc *acc;
+	SimhashAggState *st;
 	double		w;
 	int64		fixed;
 	tfp_status	rc;
 
-	acc = PG_ARGISNULL(0) ? agg_state(fcinfo, "simhash_agg_transfn") :
-		(tfp_simhash_acc *) PG_GETARG_POINTER(0);
+	st = PG_ARGISNULL(0) ? agg_state(fcinfo, "simhash_agg_transfn") :
+		(SimhashAggState *) PG_GETARG_POINTER(0);
 	/* rows with a null hash or weight contribute nothing, like sum() */
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-		PG_RETURN_POINTER(acc);
+		PG_RETURN_POINTER(st);
 	w = PG_GETARG_FLOAT8(2);
 	rc = tfp_weight_to_fixed(w, &fixed);
 	if (rc == TFP_OK)
-		rc = tfp_simhash_add(acc, (uint64) PG_GETARG_INT64(1), fixed);
+		rc = tfp_simhash_add(&st->acc, (uint64) PG_GETARG_INT64(1), fixed);
 	if (rc != TFP_OK)
 		report_weight(rc, w);
-	PG_RETURN_POINTER(acc);
+	st->rows++;
+	PG_RETURN_POINTER(st);
 }
 
 PG_FUNCTION_INFO_V1(simhash_agg_finalfn);
 Datum
 simhash_agg_finalfn(PG_FUNCTION_ARGS)
 {
-	if (PG_ARGISNULL(0))
+	SimhashAggState *st = PG_ARGISNULL(0) ? NULL : (SimhashAggState *) PG_GETARG_POINTER(0);
+
+	if (st == NULL || st->rows == 0)
 		PG_RETURN_NULL();
-	PG_RETURN_SIMHASH64(tfp_simhash_final((tfp_simhash_acc *) PG_GETARG_POINTER(0)));
+	PG_RETURN_SIMHASH64(tfp_simhash_final(&st->acc));
 }
 
 PG_FUNCTION_INFO_V1(simhash_agg_combinefn);
 Datum
 simhash_agg_combinefn(PG_FUNCTION_ARGS)
 {
-	tfp_simhash_acc *into;
+	SimhashAggState *into;
+	SimhashAggState *from;
 
 	if (PG_ARGISNULL(1))
-		PG_RETURN_DATUM(PG_ARGISNULL(0) ? (Datum) 0 : PG_GETARG_DATUM(0));
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+	}
+	from = (SimhashAggState *) PG_GETARG_POINTER(1);
 	if (PG_ARGISNULL(0))
 	{
 		into = agg_state(fcinfo, "simhash_agg_combinefn");
-		*into = *(tfp_simhash_acc *) PG_GETARG_POINTER(1);
+		*into = *from;
 		PG_RETURN_POINTER(into);
 	}
-	into = (tfp_simhash_acc *) PG_GETARG_POINTER(0);
-	if (tfp_simhash_merge(into, (tfp_simhash_acc *) PG_GETARG_POINTER(1)) != TFP_OK)
+	into = (SimhashAggState *) PG_GETARG_POINTER(0);
+	if (tfp_simhash_merge(&into->acc, &from->acc) != TFP_OK)
 		report_weight(TFP_EOVERFLOW, 0);
+	into->rows += from->rows;
 	PG_RETURN_POINTER(into);
 }
 
@@ -93,13 +111,14 @@ PG_FUNCTION_INFO_V1(simhash_agg_serialfn);
 Datum
 simhash_agg_serialfn(PG_FUNCTION_ARGS)
 {
-	tfp_simhash_acc *acc = (tfp_simhash_acc *) PG_GETARG_POINTER(0);
+	SimhashAggState *st = (SimhashAggState *) PG_GETARG_POINTER(0);
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
-	pq_sendint64(&buf, (int64) acc->total);
+	pq_sendint64(&buf, st->rows);
+	pq_sendint64(&buf, (int64) st->acc.total);
 	for (int i = 0; i < SIMHASH_BITS; i++)
-		pq_sendint64(&buf, acc->v[i]);
+		pq_sendint64(&buf, st->acc.v[i]);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -108,17 +127,18 @@ Datum
 simhash_agg_deserialfn(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	tfp_simhash_acc *acc = agg_state(fcinfo, "simhash_agg_deserialfn");
+	SimhashAggState *st = agg_state(fcinfo, "simhash_agg_deserialfn");
 	StringInfoData buf;
 
 	initStringInfo(&buf);
 	appendBinaryStringInfo(&buf, VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
-	acc->total = (uint64) pq_getmsgint64(&buf);
+	st->rows = pq_getmsgint64(&buf);
+	st->acc.total = (uint64) pq_getmsgint64(&buf);
 	for (int i = 0; i < SIMHASH_BITS; i++)
-		acc->v[i] = pq_getmsgint64(&buf);
+		st->acc.v[i] = pq_getmsgint64(&buf);
 	pq_getmsgend(&buf);
 	pfree(buf.data);
-	PG_RETURN_POINTER(acc);
+	PG_RETURN_POINTER(st);
 }
 
 /*
@@ -141,6 +161,9 @@ textfp_simhash_tsvector(PG_FUNCTION_ARGS)
 		char	   *u8 = textfp_to_utf8(lexemes + entries[i].pos, entries[i].len, &len);
 		int64		npos = entries[i].haspos ? POSDATALEN(tsv, &entries[i]) : 1;
 
+		/* SQL_ASCII bytes are taken as UTF-8, as simhash(text) takes them */
+		if (!tfp_utf8_valid(u8, len))
+			textfp_report(TFP_EUTF8, NULL);
 		if (npos < 1)
 			npos = 1;
 		if (tfp_simhash_add(&acc, tfp_hash(u8, len, 0),

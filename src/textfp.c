@@ -52,18 +52,62 @@ _PG_init(void)
 #endif
 }
 
-/* --- the core's allocator: palloc in a given context, NULL on failure --- */
+/*
+ * --- the core's allocator: palloc in a given context, NULL on failure ---
+ *
+ * Every byte the core takes for one call is counted against
+ * TEXTFP_MEMORY_LIMIT, so a text that would need more (a pathological
+ * expansion, millions of distinct features) is refused with a clear error
+ * instead of taking the server's memory.
+ */
+typedef struct EnvMemory
+{
+	MemoryContext cxt;
+	Size		used;
+	bool		over_limit;
+} EnvMemory;
 
 static void *
 env_alloc(void *ctx, size_t size)
 {
-	return MemoryContextAllocExtended((MemoryContext) ctx, size,
-									  MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	EnvMemory  *m = (EnvMemory *) ctx;
+	void	   *p;
+
+	if (size > TEXTFP_MEMORY_LIMIT - m->used)
+	{
+		m->over_limit = true;
+		return NULL;
+	}
+	p = MemoryContextAllocExtended(m->cxt, size, MCXT_ALLOC_NO_OOM);
+	if (p != NULL)
+		m->used += GetMemoryChunkSpace(p);
+	return p;
+}
+
+/* repalloc moves a large block's pages (realloc, mremap) instead of copying them */
+static void *
+env_realloc(void *ctx, void *ptr, size_t size)
+{
+	EnvMemory  *m = (EnvMemory *) ctx;
+	Size		old = GetMemoryChunkSpace(ptr);
+	void	   *p;
+
+	if (size > old && size - old > TEXTFP_MEMORY_LIMIT - m->used)
+	{
+		m->over_limit = true;
+		return NULL;
+	}
+	p = repalloc(ptr, size);
+	m->used = m->used - old + GetMemoryChunkSpace(p);
+	return p;
 }
 
 static void
 env_free(void *ctx, void *ptr)
 {
+	EnvMemory  *m = (EnvMemory *) ctx;
+
+	m->used -= GetMemoryChunkSpace(ptr);
 	pfree(ptr);
 }
 
@@ -76,11 +120,15 @@ env_check_interrupts(void *ctx)
 void
 textfp_env_init(tfp_env *env, MemoryContext cxt)
 {
+	EnvMemory  *m = MemoryContextAllocZero(cxt, sizeof(EnvMemory));
+
+	m->cxt = cxt;
 	env->alloc = env_alloc;
 	env->free = env_free;
 	env->check_interrupts = env_check_interrupts;
-	env->ctx = cxt;
+	env->ctx = m;
 	env->icu_error = 0;
+	env->realloc = env_realloc;
 }
 
 void
@@ -89,6 +137,12 @@ textfp_report(tfp_status rc, const tfp_env *env)
 	switch (rc)
 	{
 		case TFP_ENOMEM:
+			if (((EnvMemory *) env->ctx)->over_limit)
+				ereport(ERROR,
+						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+						 errmsg("text needs more memory to fingerprint than textfp allows"),
+						 errdetail("textfp takes at most %d MB of working memory for one call.",
+								   TEXTFP_MEMORY_LIMIT / (1024 * 1024))));
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
 					 errmsg("out of memory")));
@@ -105,6 +159,20 @@ textfp_report(tfp_status rc, const tfp_env *env)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("text is too long to fingerprint"),
 					 errdetail("The limit is %d bytes of UTF-8.", TFP_MAX_INPUT_BYTES)));
+			break;
+		case TFP_ENORMLONG:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("text is too long after normalization"),
+					 errdetail("Unicode normalization (NFKC) expands this text past %d bytes of UTF-8, the limit.",
+							   TFP_MAX_NORMALIZED_BYTES)));
+			break;
+		case TFP_ETOOMANY:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("text has too many distinct features"),
+					 errdetail("At most %d distinct features are kept for one text.",
+							   TFP_MAX_FEATURES)));
 			break;
 		case TFP_EICU:
 			ereport(ERROR,

@@ -14,6 +14,12 @@
 
 #define TEXTFP_VERSION "1.1"
 
+/*
+ * The working memory the core may take for one call (beyond the text
+ * itself): 8 times the input limit, under palloc's 1 GB for any one piece.
+ */
+#define TEXTFP_MEMORY_LIMIT (8 * TFP_MAX_INPUT_BYTES)
+
 /* simhash64 is laid out LIKE int8: by value exactly where int8 is. */
 #define DatumGetSimhash64(d)	((uint64) DatumGetInt64(d))
 #define Simhash64GetDatum(v)	Int64GetDatum((int64) (v))
@@ -196,6 +202,8 @@ extern const TextfpOptions *textfp_get_options(FunctionCallInfo fcinfo, int firs
 extern const TextfpOptions *textfp_parse_options(FunctionCallInfo fcinfo, int first,
 												 bool has_weighting, MemoryContext cxt);
 extern bool textfp_text_is(text *t, const char *s);
+extern int	textfp_stopword_lists(const char *what, text *value);
+extern bool textfp_null_if_featureless(text *value);
 extern void textfp_check_range(const char *name, int32 value, int32 lo, int32 hi);
 extern void textfp_bad_choice(const char *name, text *value, const char *valid) pg_attribute_noreturn();
 

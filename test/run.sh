@@ -87,7 +87,30 @@ set_tap_cmd()
 		TESTDIR="$TAPDIR"
 		TMPDIR="$TAPDIR/tmp"
 		PG_TEST_PORT_DIR="$TAPDIR"
+		TEXTFP_V10_DIR="$TAPDIR/v10"
 		LC_ALL=C.UTF-8 LANG=C.UTF-8)
+}
+
+# The textfp 1.0 release, built from git history for test/t/004_upgrade.pl,
+# which runs it under data and then swaps in this build.  Without the
+# history (a shallow clone, an export) that test skips.
+V10_COMMIT=542e7bc27cb7ac8cdf51f3d51ea23f217421cd54
+build_v10()
+{
+	local dir=$TAPDIR/v10
+	mkdir -p "$dir/src"
+	if ! git -C "$ROOT" cat-file -e "$V10_COMMIT^{commit}" 2>/dev/null; then
+		echo "textfp 1.0 ($V10_COMMIT) is not in this clone's history: 004_upgrade will skip"
+		return 0
+	fi
+	if git -C "$ROOT" archive "$V10_COMMIT" | tar -x -C "$dir/src" &&
+		pgmake -C "$dir/src" -j"$(nproc)" > "$dir/build.log" 2>&1 &&
+		cp "$dir/src/textfp.so" "$dir/src/textfp.control" "$dir/src/textfp--1.0.sql" "$dir/"; then
+		echo "built textfp 1.0 ($V10_COMMIT) for the upgrade test"
+	else
+		fail "tap: building textfp 1.0 for the upgrade test (log: $dir/build.log)"
+		TAP_FAILED=1
+	fi
 }
 
 pass() { PASSED=$((PASSED + 1)); }
@@ -376,6 +399,7 @@ run_tap_tests()
 	tar -C "$ROOT" --exclude=./.git --exclude=./results --exclude=./tmp_check --exclude=./bench/out \
 		--exclude='*.o' --exclude='*.so' --exclude='*.bc' -cf - . | tar -C "$TAPDIR/src" -xf - \
 		|| { fail "tap: cannot copy the tree to $TAPDIR"; return; }
+	build_v10
 	[ "$(id -u)" -eq 0 ] && chown -R "$TAP_USER:" "$TAPDIR"
 	set_tap_cmd
 

@@ -13,7 +13,9 @@ SELECT score_split('tuning', format('ngram=%s shingle=%s stopwords=%s', n, sh, s
 	FROM (VALUES (2, 1, 'builtin'), (1, 1, 'builtin'), (3, 1, 'builtin'),
 		(2, 2, 'builtin'), (2, 3, 'builtin'), (2, 4, 'builtin'),
 		(2, 1, 'none'), (2, 2, 'none'), (2, 3, 'none'), (2, 4, 'none'),
-		(1, 2, 'builtin'), (1, 3, 'builtin'), (3, 2, 'builtin')) g(n, sh, st);
+		(1, 2, 'builtin'), (1, 3, 'builtin'), (3, 2, 'builtin'),
+		-- 1.1's lists: Snowball's English function words instead of the npm list, or Chinese only
+		(2, 1, 'zh+snowball'), (2, 2, 'zh+snowball'), (2, 1, 'zh'), (2, 1, 'snowball')) g(n, sh, st);
 SELECT score_split('tuning', 'weighting=binary', ARRAY['simhash'], p_weighting => 'binary');
 SELECT score_split('tuning', 'simplify=true', ARRAY['simhash', 'minhash'], p_simplify => true);
 SELECT score_split('tuning', format('k=%s', k), ARRAY['minhash'], p_k => k)

@@ -1,5 +1,5 @@
 #!/usr/bin/perl
-# Generate src/core/stopwords_data.c from data/stopwords/{zh,en}.txt.
+# Generate src/core/stopwords_data.c from data/stopwords/{zh,en,snowball_en}.txt.
 use strict;
 use warnings;
 use FindBin;
@@ -22,9 +22,13 @@ sub emit {
 
 print "/*\n * stopwords_data.c: the built-in stopword lists (generated; do not edit).\n";
 print " *\n * From npm stopwords-zh 0.4.0 and stopwords-en 0.3.0 (MIT, see\n";
-print " * data/stopwords/LICENSE) by data/stopwords/gen_stopwords.pl.\n */\n";
+print " * data/stopwords/LICENSE; en without 4 entries no tokenizer can emit) and\n";
+print " * the Snowball English list PostgreSQL ships (BSD, see\n";
+print " * data/stopwords/LICENSE.snowball), by data/stopwords/gen_stopwords.pl.\n */\n";
 print "#include <stddef.h>\n\n";
 print "extern const char *const tfp_stopwords_zh_data[];\nextern const size_t tfp_stopwords_zh_count;\n";
-print "extern const char *const tfp_stopwords_en_data[];\nextern const size_t tfp_stopwords_en_count;\n\n";
+print "extern const char *const tfp_stopwords_en_data[];\nextern const size_t tfp_stopwords_en_count;\n";
+print "extern const char *const tfp_stopwords_snowball_en_data[];\nextern const size_t tfp_stopwords_snowball_en_count;\n\n";
 emit('zh');
 emit('en');
+emit('snowball_en');

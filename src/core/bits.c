@@ -17,8 +17,8 @@ tfp_popcount64(uint64_t x)
 #endif
 }
 
-static int
-hex_value(char c)
+int
+tfp_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -38,7 +38,7 @@ tfp_hex64_parse(const char *s, size_t len, uint64_t *out)
 		return false;
 	for (size_t i = 0; i < 16; i++)
 	{
-		int			d = hex_value(s[i]);
+		int			d = tfp_hex_digit(s[i]);
 
 		if (d < 0)
 			return false;

@@ -1,14 +1,18 @@
 /*
  * features.c: the pipeline from text to weighted, hashed features.
  *
- * normalise -> tokenise -> drop stopwords -> k-token shingles -> hash.
- * A shingle's text is its tokens joined by single spaces (tokens never
+ * normalise -> tokenise -> drop stopwords -> k-token shingles -> hash,
+ * streamed: each feature goes to a sink as it is made (a SimHash
+ * accumulator, a MinHash sketch, or a table of distinct features), so only
+ * the normalised text and the sink's own state take memory.  A shingle's text is its tokens joined by single spaces (tokens never
  * contain spaces), and its hash is XXH3-64 of that text with the seed, so a
  * user can recompute any feature hash from textfp_features() output.
  */
 #include <string.h>
 
 #include "tfp_core.h"
+
+typedef tfp_bytes byte_buf;
 
 void
 tfp_options_default(tfp_options *opts)
@@ -24,14 +28,6 @@ tfp_options_default(tfp_options *opts)
 	opts->seed = 0;
 }
 
-/* Growable byte buffer for shingle texts. */
-typedef struct byte_buf
-{
-	char	   *data;
-	size_t		len;
-	size_t		cap;
-} byte_buf;
-
 static tfp_status
 buf_append(tfp_env *env, byte_buf *b, const char *s, size_t n)
 {
@@ -42,13 +38,9 @@ buf_append(tfp_env *env, byte_buf *b, const char *s, size_t n)
 
 		while (ncap < b->len + n)
 			ncap *= 2;
-		nd = env->alloc(env->ctx, ncap);
+		nd = tfp_grow(env, b->data, b->len, ncap);
 		if (nd == NULL)
 			return TFP_ENOMEM;
-		if (b->len)
-			memcpy(nd, b->data, b->len);
-		if (b->data)
-			env->free(env->ctx, b->data);
 		b->data = nd;
 		b->cap = ncap;
 	}
@@ -57,211 +49,263 @@ buf_append(tfp_env *env, byte_buf *b, const char *s, size_t n)
 	return TFP_OK;
 }
 
-/* Remove stopword tokens in place; returns the new count. */
-static size_t
-drop_stopwords(const tfp_stopset *builtin, const tfp_stopset *user,
-			   const char *text, tfp_span *tok, size_t n)
+/*
+ * The pipeline after normalisation, one token at a time: drop stopwords,
+ * keep the last k tokens, and hand each shingle's hash to the sink.  Memory
+ * does not grow with the text.
+ */
+typedef struct shingler
 {
-	size_t		kept = 0;
+	tfp_env    *env;
+	const tfp_options *opts;
+	const char *norm;
+	const tfp_stopset *builtin;
+	bool		fused_stopwords;
+	size_t		k;
+	tfp_span	ring[TFP_MAX_SHINGLE];	/* the last k kept tokens */
+	size_t		kept;			/* tokens kept so far */
+	byte_buf	scratch;		/* a shingle's text */
+	uint64_t	features;
+	tfp_feature_fn sink;
+	void	   *arg;
+} shingler;
 
-	if (builtin == NULL && user == NULL)
-		return n;
-	for (size_t i = 0; i < n; i++)
+/* The shingle of the width tokens that end with kept token number last. */
+static tfp_status
+emit_shingle(shingler *sh, size_t last, size_t width)
+{
+	const char *ftext;
+	size_t		flen;
+	uint64_t	h;
+	tfp_status	rc = TFP_OK;
+
+	if (width == 1)
 	{
-		const char *w = text + tok[i].off;
-		size_t		len = tok[i].len;
+		const tfp_span *t = &sh->ring[last % sh->k];
 
-		if (tfp_stopset_contains(builtin, w, len) ||
-			tfp_stopset_contains(user, w, len))
-			continue;
-		tok[kept++] = tok[i];
+		ftext = sh->norm + t->off;
+		flen = t->len;
 	}
-	return kept;
+	else
+	{
+		sh->scratch.len = 0;
+		for (size_t i = last + 1 - width; i <= last && rc == TFP_OK; i++)
+		{
+			const tfp_span *t = &sh->ring[i % sh->k];
+
+			if (i > last + 1 - width)
+				rc = buf_append(sh->env, &sh->scratch, " ", 1);
+			if (rc == TFP_OK)
+				rc = buf_append(sh->env, &sh->scratch, sh->norm + t->off, t->len);
+		}
+		if (rc != TFP_OK)
+			return rc;
+		ftext = sh->scratch.data;
+		flen = sh->scratch.len;
+	}
+	h = tfp_hash(ftext, flen, sh->opts->seed);
+	if (sh->fused_stopwords &&
+		(tfp_stopset_contains_hash(sh->builtin, ftext, flen, h) ||
+		 tfp_stopset_contains_hash(sh->opts->user_stopwords, ftext, flen, h)))
+		return TFP_OK;
+	if (sh->env->check_interrupts && (++sh->features & 0xFFF) == 0)
+		sh->env->check_interrupts(sh->env->ctx);
+	return sh->sink(sh->arg, h, ftext, flen);
 }
 
-/* Open-addressing index from feature hash to its slot in the output. */
-typedef struct dedupe_table
+static tfp_status
+shingler_token(void *arg, size_t off, size_t len)
 {
-	uint32_t   *slots;			/* item index + 1; 0 is empty */
-	size_t		mask;
-} dedupe_table;
+	shingler   *sh = (shingler *) arg;
+	const char *w = sh->norm + off;
+
+	/*
+	 * Single tokens hashed with seed 0 are hashed exactly as stopwords are
+	 * looked up: then emit_shingle drops stopwords with the feature hash
+	 * instead of hashing every token twice.
+	 */
+	if (!sh->fused_stopwords &&
+		(tfp_stopset_contains(sh->builtin, w, len) ||
+		 tfp_stopset_contains(sh->opts->user_stopwords, w, len)))
+		return TFP_OK;
+	sh->ring[sh->kept % sh->k].off = (uint32_t) off;
+	sh->ring[sh->kept % sh->k].len = (uint32_t) len;
+	sh->kept++;
+	return sh->kept >= sh->k ? emit_shingle(sh, sh->kept - 1, sh->k) : TFP_OK;
+}
+
+tfp_status
+tfp_pipeline(tfp_env *env, const tfp_options *opts, const char *utf8, size_t len,
+			 tfp_feature_fn sink, void *arg)
+{
+	shingler	sh;
+	char	   *norm = NULL;
+	size_t		nlen = 0;
+	tfp_status	rc;
+
+	if (opts->ngram < 1 || opts->ngram > TFP_MAX_NGRAM ||
+		opts->shingle < 1 || opts->shingle > TFP_MAX_SHINGLE)
+		return TFP_ETOOLONG;
+	memset(&sh, 0, sizeof(sh));
+	sh.env = env;
+	sh.opts = opts;
+	sh.k = (size_t) opts->shingle;
+	sh.sink = sink;
+	sh.arg = arg;
+	if (opts->builtin_stopwords &&
+		(rc = tfp_builtin_stopset(env, opts->builtin_stopwords, &sh.builtin)) != TFP_OK)
+		return rc;
+	sh.fused_stopwords = sh.k == 1 && opts->seed == 0 &&
+		(sh.builtin != NULL || opts->user_stopwords != NULL);
+
+	rc = tfp_normalize(env, utf8, len, opts->simplify, &norm, &nlen);
+	if (rc != TFP_OK)
+		return rc;
+	sh.norm = norm;
+	rc = tfp_tokenize_stream(env, opts, norm, nlen, shingler_token, &sh);
+	/* fewer tokens than k still make one shingle of all of them */
+	if (rc == TFP_OK && sh.kept > 0 && sh.kept < sh.k)
+		rc = emit_shingle(&sh, sh.kept - 1, sh.kept);
+	if (sh.scratch.data)
+		env->free(env->ctx, sh.scratch.data);
+	env->free(env->ctx, norm);
+	return rc;
+}
+
+/*
+ * Distinct features in order of first occurrence, with counts (and texts,
+ * when asked): an array of items and an open-addressing index from hash to
+ * item, both grown by doubling.
+ */
+void
+tfp_feature_table_init(tfp_env *env, tfp_feature_table *t, bool dedupe, bool want_text)
+{
+	memset(t, 0, sizeof(*t));
+	t->env = env;
+	t->dedupe = dedupe;
+	t->want_text = want_text && dedupe;
+	t->limit = TFP_MAX_FEATURES;
+}
 
 static tfp_status
-dedupe_init(tfp_env *env, dedupe_table *t, size_t n)
+table_rehash(tfp_feature_table *t, size_t size)
 {
-	size_t		size = 16;
+	tfp_env    *env = t->env;
+	uint32_t   *slots = env->alloc(env->ctx, size * sizeof(uint32_t));
 
-	while (size < n * 2)
-		size *= 2;
-	t->slots = env->alloc(env->ctx, size * sizeof(uint32_t));
-	if (t->slots == NULL)
+	if (slots == NULL)
 		return TFP_ENOMEM;
-	memset(t->slots, 0, size * sizeof(uint32_t));
+	tfp_clear(env, slots, size * sizeof(uint32_t));
+	if (t->slots)
+		env->free(env->ctx, t->slots);
+	t->slots = slots;
 	t->mask = size - 1;
+	for (size_t i = 0; i < t->n; i++)
+	{
+		uint64_t	h = t->items[i].hash;
+		size_t		slot = (size_t) (h ^ (h >> 32)) & t->mask;
+
+		while (t->slots[slot] != 0)
+			slot = (slot + 1) & t->mask;
+		t->slots[slot] = (uint32_t) i + 1;
+		if (env->check_interrupts && (i & 0xFFFF) == 0xFFFF)
+			env->check_interrupts(env->ctx);
+	}
 	return TFP_OK;
 }
 
-/* The slot for hash h: holds an existing item, or is empty. */
-static uint32_t *
-dedupe_find(dedupe_table *t, const tfp_feature *items, uint64_t h)
+tfp_status
+tfp_feature_table_add(void *arg, uint64_t h, const char *text, size_t len)
 {
-	size_t		slot = (size_t) (h ^ (h >> 32)) & t->mask;
+	tfp_feature_table *t = (tfp_feature_table *) arg;
+	tfp_env    *env = t->env;
+	uint32_t   *slot = NULL;
+	tfp_feature *f;
+	tfp_status	rc;
 
-	while (t->slots[slot] != 0 && items[t->slots[slot] - 1].hash != h)
-		slot = (slot + 1) & t->mask;
-	return &t->slots[slot];
+	if (t->dedupe)
+	{
+		if ((t->slots == NULL || t->n * 2 >= t->mask + 1) &&
+			(rc = table_rehash(t, t->slots ? (t->mask + 1) * 2 : 128)) != TFP_OK)
+			return rc;
+		slot = &t->slots[(size_t) (h ^ (h >> 32)) & t->mask];
+		while (*slot != 0 && t->items[*slot - 1].hash != h)
+			slot = slot + 1 == t->slots + t->mask + 1 ? t->slots : slot + 1;
+		if (*slot != 0)
+		{
+			t->items[*slot - 1].count++;
+			return TFP_OK;
+		}
+	}
+	if (t->n >= t->limit)
+		return TFP_ETOOMANY;
+	if (t->n == t->cap)
+	{
+		size_t		ncap = t->cap ? t->cap * 2 : 64;
+		tfp_feature *ni = tfp_grow(env, t->items, t->n * sizeof(tfp_feature),
+								   ncap * sizeof(tfp_feature));
+
+		if (ni == NULL)
+			return TFP_ENOMEM;
+		t->items = ni;
+		t->cap = ncap;
+	}
+	f = &t->items[t->n];
+	f->hash = h;
+	f->count = 1;
+	f->text_off = 0;
+	f->text_len = 0;
+	if (t->want_text)
+	{
+		if (t->texts.len + len > UINT32_MAX)
+			return TFP_ETOOLONG;
+		f->text_off = (uint32_t) t->texts.len;
+		f->text_len = (uint32_t) len;
+		if ((rc = buf_append(env, &t->texts, text, len)) != TFP_OK)
+			return rc;
+	}
+	if (slot)
+		*slot = (uint32_t) t->n + 1;
+	t->n++;
+	return TFP_OK;
+}
+
+void
+tfp_feature_table_free(tfp_feature_table *t)
+{
+	tfp_env    *env = t->env;
+
+	if (t->items)
+		env->free(env->ctx, t->items);
+	if (t->slots)
+		env->free(env->ctx, t->slots);
+	if (t->texts.data)
+		env->free(env->ctx, t->texts.data);
+	memset(t, 0, sizeof(*t));
 }
 
 tfp_status
 tfp_extract(tfp_env *env, const tfp_options *opts, const char *utf8,
 			size_t len, bool dedupe, bool want_text, tfp_featureset *out)
 {
-	char	   *norm = NULL;
-	size_t		nlen = 0;
-	tfp_span   *tok = NULL;
-	size_t		ntok = 0;
-	const tfp_stopset *builtin = NULL;
-	bool		fused_stopwords;
-	size_t		k = (size_t) opts->shingle;
-	size_t		nshingles;
-	tfp_feature *items = NULL;
-	size_t		nitems = 0;
-	dedupe_table table = {NULL, 0};
-	byte_buf	scratch = {NULL, 0, 0};
-	byte_buf	texts = {NULL, 0, 0};
+	tfp_feature_table t;
 	tfp_status	rc;
 
 	memset(out, 0, sizeof(*out));
-	if (opts->ngram < 1 || opts->ngram > TFP_MAX_NGRAM ||
-		opts->shingle < 1 || opts->shingle > TFP_MAX_SHINGLE)
-		return TFP_ETOOLONG;
-	want_text = want_text && dedupe;
-
-	if (opts->builtin_stopwords &&
-		(rc = tfp_builtin_stopset(env, opts->builtin_stopwords, &builtin)) != TFP_OK)
-		return rc;
-
-	rc = tfp_normalize(env, utf8, len, opts->simplify, &norm, &nlen);
+	tfp_feature_table_init(env, &t, dedupe, want_text);
+	rc = tfp_pipeline(env, opts, utf8, len, tfp_feature_table_add, &t);
 	if (rc != TFP_OK)
+	{
+		tfp_feature_table_free(&t);
 		return rc;
-	rc = tfp_tokenize(env, opts, norm, nlen, &tok, &ntok);
-	if (rc != TFP_OK)
-		goto done;
-	/*
-	 * Single tokens hashed with seed 0 are hashed exactly as stopwords are
-	 * looked up: then the loop below drops stopwords with the feature hash
-	 * instead of hashing every token twice.
-	 */
-	fused_stopwords = k == 1 && opts->seed == 0 &&
-		(builtin != NULL || opts->user_stopwords != NULL);
-	if (!fused_stopwords)
-		ntok = drop_stopwords(builtin, opts->user_stopwords, norm, tok, ntok);
-
-	/* Fewer tokens than k still make one shingle of all of them. */
-	nshingles = ntok == 0 ? 0 : (ntok < k ? 1 : ntok - k + 1);
-	if (nshingles > UINT32_MAX - 1)
-	{
-		rc = TFP_ETOOLONG;
-		goto done;
 	}
-	if (nshingles > 0)
-	{
-		items = env->alloc(env->ctx, nshingles * sizeof(tfp_feature));
-		if (items == NULL)
-		{
-			rc = TFP_ENOMEM;
-			goto done;
-		}
-		if (dedupe && (rc = dedupe_init(env, &table, nshingles)) != TFP_OK)
-			goto done;
-	}
-
-	for (size_t s = 0; s < nshingles; s++)
-	{
-		size_t		width = ntok < k ? ntok : k;
-		const char *ftext;
-		size_t		flen;
-		uint64_t	h;
-
-		if (width == 1)
-		{
-			ftext = norm + tok[s].off;
-			flen = tok[s].len;
-		}
-		else
-		{
-			scratch.len = 0;
-			for (size_t t = 0; t < width && rc == TFP_OK; t++)
-			{
-				if (t > 0)
-					rc = buf_append(env, &scratch, " ", 1);
-				if (rc == TFP_OK)
-					rc = buf_append(env, &scratch, norm + tok[s + t].off, tok[s + t].len);
-			}
-			if (rc != TFP_OK)
-				goto done;
-			ftext = scratch.data;
-			flen = scratch.len;
-		}
-		h = tfp_hash(ftext, flen, opts->seed);
-		if (env->check_interrupts && (s & 0xFFFF) == 0xFFFF)
-			env->check_interrupts(env->ctx);
-		if (fused_stopwords &&
-			(tfp_stopset_contains_hash(builtin, ftext, flen, h) ||
-			 tfp_stopset_contains_hash(opts->user_stopwords, ftext, flen, h)))
-			continue;
-
-		if (dedupe)
-		{
-			uint32_t   *slot = dedupe_find(&table, items, h);
-
-			if (*slot != 0)
-			{
-				items[*slot - 1].count++;
-				continue;
-			}
-			*slot = (uint32_t) nitems + 1;
-		}
-		items[nitems].hash = h;
-		items[nitems].count = 1;
-		items[nitems].text_off = 0;
-		items[nitems].text_len = 0;
-		if (want_text)
-		{
-			if (texts.len + flen > UINT32_MAX)
-			{
-				rc = TFP_ETOOLONG;
-				goto done;
-			}
-			items[nitems].text_off = (uint32_t) texts.len;
-			items[nitems].text_len = (uint32_t) flen;
-			if ((rc = buf_append(env, &texts, ftext, flen)) != TFP_OK)
-				goto done;
-		}
-		nitems++;
-	}
-
-	out->items = items;
-	out->n = nitems;
-	out->text = texts.data;
-	out->text_len = texts.len;
-	items = NULL;
-	texts.data = NULL;
-
-done:
-	if (items)
-		env->free(env->ctx, items);
-	if (texts.data)
-		env->free(env->ctx, texts.data);
-	if (scratch.data)
-		env->free(env->ctx, scratch.data);
-	if (table.slots)
-		env->free(env->ctx, table.slots);
-	if (tok)
-		env->free(env->ctx, tok);
-	if (norm)
-		env->free(env->ctx, norm);
-	return rc;
+	out->items = t.items;
+	out->n = t.n;
+	out->text = t.texts.data;
+	out->text_len = t.texts.len;
+	if (t.slots)
+		env->free(env->ctx, t.slots);
+	return TFP_OK;
 }
 
 void

@@ -37,7 +37,7 @@ next_random(uint64_t *state)
 
 uint64_t
 tfp_pair_distances(uint64_t *v, size_t n, size_t max_rows,
-				   double cum[SIMHASH_BITS + 1])
+				   double cum[SIMHASH_BITS + 1], tfp_env *env)
 {
 	uint64_t	hist[SIMHASH_BITS + 1] = {0};
 	uint64_t	pairs = 0;
@@ -64,6 +64,8 @@ tfp_pair_distances(uint64_t *v, size_t n, size_t max_rows,
 		for (size_t j = 0; j < i; j++)
 			hist[tfp_hamming64(v[i], v[j])]++;
 		pairs += i;
+		if (env && env->check_interrupts && (i & 0xFF) == 0xFF)
+			env->check_interrupts(env->ctx);
 	}
 	for (int d = 0; d <= SIMHASH_BITS; d++)
 	{

@@ -151,15 +151,6 @@ tfp_jaccard_needed(double t, int k)
 	return c;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *) a;
-	uint64_t	y = *(const uint64_t *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Reverse v[from .. to - 1] in place. */
 static void
 reverse_u64(uint64_t *v, size_t from, size_t to)
@@ -173,19 +164,80 @@ reverse_u64(uint64_t *v, size_t from, size_t to)
 	}
 }
 
-size_t
-tfp_sort_unique_u64(uint64_t *v, size_t n)
+/*
+ * LSD radix sort, a byte a pass, with the sign bit flipped for signed order:
+ * O(n), no recursion, and interruptible, where qsort of a large array could
+ * not answer a cancel.  Passes whose byte is the same in every value are
+ * skipped.
+ */
+tfp_status
+tfp_sort_u64(tfp_env *env, uint64_t *v, size_t n, bool as_signed)
+{
+	uint64_t	flip = as_signed ? UINT64_C(1) << 63 : 0;
+	uint64_t   *tmp;
+	uint64_t   *src = v;
+	uint64_t   *dst;
+
+	if (n < 2)
+		return TFP_OK;
+	tmp = env->alloc(env->ctx, n * sizeof(uint64_t));
+	if (tmp == NULL)
+		return TFP_ENOMEM;
+	dst = tmp;
+	for (int shift = 0; shift < 64; shift += 8)
+	{
+		size_t		count[256] = {0};
+		size_t		sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+		{
+			count[((src[i] ^ flip) >> shift) & 0xFF]++;
+			if (env->check_interrupts && (i & 0xFFFFF) == 0xFFFFF)
+				env->check_interrupts(env->ctx);
+		}
+		if (count[((src[0] ^ flip) >> shift) & 0xFF] == n)
+			continue;
+		for (int b = 0; b < 256; b++)
+		{
+			size_t		c = count[b];
+
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+		{
+			dst[count[((src[i] ^ flip) >> shift) & 0xFF]++] = src[i];
+			if (env->check_interrupts && (i & 0xFFFFF) == 0xFFFFF)
+				env->check_interrupts(env->ctx);
+		}
+		{
+			uint64_t   *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(uint64_t));
+	env->free(env->ctx, tmp);
+	return TFP_OK;
+}
+
+tfp_status
+tfp_sort_unique_u64(tfp_env *env, uint64_t *v, size_t n, size_t *out_n)
 {
 	size_t		m = 0;
 	size_t		k = 1;
+	tfp_status	rc;
 
+	*out_n = n;
 	if (n == 0)
-		return 0;
+		return TFP_OK;
 	/* already strictly ascending: nothing to do */
 	while (k < n && v[k - 1] < v[k])
 		k++;
 	if (k == n)
-		return n;
+		return TFP_OK;
 	/*
 	 * Strictly ascending as signed values (shingles() returns bigint order):
 	 * the negatives come first, so rotate them behind the rest.
@@ -201,13 +253,15 @@ tfp_sort_unique_u64(uint64_t *v, size_t n)
 		reverse_u64(v, 0, neg);
 		reverse_u64(v, neg, n);
 		reverse_u64(v, 0, n);
-		return n;
+		return TFP_OK;
 	}
-	qsort(v, n, sizeof(uint64_t), cmp_u64);
+	if ((rc = tfp_sort_u64(env, v, n, false)) != TFP_OK)
+		return rc;
 	for (size_t i = 1; i < n; i++)
 		if (v[i] != v[m])
 			v[++m] = v[i];
-	return m + 1;
+	*out_n = m + 1;
+	return TFP_OK;
 }
 
 double
@@ -235,48 +289,76 @@ tfp_set_jaccard(const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
 	return (double) common / (double) (na + nb - common);
 }
 
+/* One-permutation hashing takes every occurrence (repeats change no minimum). */
+typedef struct oph_sink
+{
+	tfp_minhash_acc acc;
+	size_t		n;
+} oph_sink;
+
+static tfp_status
+oph_sink_add(void *arg, uint64_t hash, const char *text, size_t len)
+{
+	oph_sink   *s = (oph_sink *) arg;
+
+	(void) text;
+	(void) len;
+	tfp_minhash_add(&s->acc, hash);
+	s->n++;
+	return TFP_OK;
+}
+
 tfp_status
 tfp_minhash_text(tfp_env *env, const tfp_options *opts, const char *utf8,
-				 size_t len, int k, tfp_minhash_method method, uint32_t *out)
+				 size_t len, int k, tfp_minhash_method method, uint32_t *out,
+				 size_t *nfeatures)
 {
-	tfp_featureset fs;
 	tfp_status	rc;
 
-	/* repeats cannot change a minimum: OPH skips the dedupe table */
-	rc = tfp_extract(env, opts, utf8, len, method == TFP_MINHASH_KPERM, false, &fs);
-	if (rc != TFP_OK)
-		return rc;
 	if (method == TFP_MINHASH_KPERM)
 	{
-		uint64_t   *items = env->alloc(env->ctx, (fs.n ? fs.n : 1) * sizeof(uint64_t));
+		tfp_feature_table t;
+		uint64_t   *items = NULL;
 
-		if (items == NULL)
+		/* k hashes of every distinct shingle */
+		tfp_feature_table_init(env, &t, true, false);
+		rc = tfp_pipeline(env, opts, utf8, len, tfp_feature_table_add, &t);
+		if (rc == TFP_OK)
 		{
-			tfp_featureset_free(env, &fs);
-			return TFP_ENOMEM;
+			items = env->alloc(env->ctx, (t.n ? t.n : 1) * sizeof(uint64_t));
+			if (items == NULL)
+				rc = TFP_ENOMEM;
 		}
-		for (size_t i = 0; i < fs.n; i++)
-			items[i] = fs.items[i].hash;
-		tfp_minhash_kperm(items, fs.n, k, opts->seed, out, env);
-		env->free(env->ctx, items);
+		if (rc == TFP_OK)
+		{
+			for (size_t i = 0; i < t.n; i++)
+				items[i] = t.items[i].hash;
+			tfp_minhash_kperm(items, t.n, k, opts->seed, out, env);
+			if (nfeatures)
+				*nfeatures = t.n;
+		}
+		if (items)
+			env->free(env->ctx, items);
+		tfp_feature_table_free(&t);
 	}
 	else
 	{
-		tfp_minhash_acc *acc = env->alloc(env->ctx, sizeof(tfp_minhash_acc));
+		oph_sink   *s = env->alloc(env->ctx, sizeof(oph_sink));
 
-		if (acc == NULL)
-		{
-			tfp_featureset_free(env, &fs);
+		if (s == NULL)
 			return TFP_ENOMEM;
+		tfp_minhash_init(&s->acc, k, opts->seed);
+		s->n = 0;
+		rc = tfp_pipeline(env, opts, utf8, len, oph_sink_add, s);
+		if (rc == TFP_OK)
+		{
+			tfp_minhash_final(&s->acc, out);
+			if (nfeatures)
+				*nfeatures = s->n;
 		}
-		tfp_minhash_init(acc, k, opts->seed);
-		for (size_t i = 0; i < fs.n; i++)
-			tfp_minhash_add(acc, fs.items[i].hash);
-		tfp_minhash_final(acc, out);
-		env->free(env->ctx, acc);
+		env->free(env->ctx, s);
 	}
-	tfp_featureset_free(env, &fs);
-	return TFP_OK;
+	return rc;
 }
 
 /* Little-endian bytes, so the identity is the same on every platform. */
@@ -309,7 +391,7 @@ tfp_pipeline_id(const tfp_options *opts)
 
 uint64_t
 tfp_minhash_pair_matches(const uint32_t **sigs, size_t n, int k,
-						 size_t max_rows, double *share)
+						 size_t max_rows, double *share, tfp_env *env)
 {
 	uint64_t	counts[TFP_MINHASH_K_MAX + 1] = {0};
 	uint64_t	pairs = 0;
@@ -333,6 +415,8 @@ tfp_minhash_pair_matches(const uint32_t **sigs, size_t n, int k,
 		for (size_t j = 0; j < i; j++)
 			counts[tfp_minhash_matches(sigs[i], sigs[j], k)]++;
 		pairs += i;
+		if (env && env->check_interrupts)
+			env->check_interrupts(env->ctx);
 	}
 	for (int c = k; c >= 0; c--)
 	{

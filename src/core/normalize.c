@@ -20,13 +20,11 @@
 /* Opening a transliterator costs milliseconds: keep one per process. */
 static UTransliterator *simplifier = NULL;
 
-bool
-tfp_utf8_valid(const char *s, size_t len)
+/* Validate from p up to at least stop (a sequence may run past it); NULL if invalid. */
+static const unsigned char *
+utf8_valid_upto(const unsigned char *p, const unsigned char *stop, const unsigned char *end)
 {
-	const unsigned char *p = (const unsigned char *) s;
-	const unsigned char *end = p + len;
-
-	while (p < end)
+	while (p < stop)
 	{
 		unsigned char c = *p;
 
@@ -38,34 +36,60 @@ tfp_utf8_valid(const char *s, size_t len)
 		if (c >= 0xC2 && c <= 0xDF)
 		{
 			if (end - p < 2 || (p[1] & 0xC0) != 0x80)
-				return false;
+				return NULL;
 			p += 2;
 		}
 		else if (c >= 0xE0 && c <= 0xEF)
 		{
 			if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
-				return false;
+				return NULL;
 			if (c == 0xE0 && p[1] < 0xA0)
-				return false;	/* overlong */
+				return NULL;	/* overlong */
 			if (c == 0xED && p[1] >= 0xA0)
-				return false;	/* surrogate */
+				return NULL;	/* surrogate */
 			p += 3;
 		}
 		else if (c >= 0xF0 && c <= 0xF4)
 		{
 			if (end - p < 4 || (p[1] & 0xC0) != 0x80 ||
 				(p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
-				return false;
+				return NULL;
 			if (c == 0xF0 && p[1] < 0x90)
-				return false;	/* overlong */
+				return NULL;	/* overlong */
 			if (c == 0xF4 && p[1] >= 0x90)
-				return false;	/* above U+10FFFF */
+				return NULL;	/* above U+10FFFF */
 			p += 4;
 		}
 		else
-			return false;
+			return NULL;
 	}
-	return true;
+	return p;
+}
+
+bool
+tfp_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+
+	return utf8_valid_upto(p, p + len, p + len) != NULL;
+}
+
+/* The same, checking for interrupts every megabyte. */
+static bool
+utf8_valid_interruptible(tfp_env *env, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	const unsigned char *end = p + len;
+
+	while (p != NULL && p < end)
+	{
+		const unsigned char *stop = end - p > (1 << 20) ? p + (1 << 20) : end;
+
+		p = utf8_valid_upto(p, stop, end);
+		if (env->check_interrupts)
+			env->check_interrupts(env->ctx);
+	}
+	return p != NULL;
 }
 
 static bool
@@ -94,81 +118,303 @@ icu_failed(tfp_env *env, UErrorCode status)
 	return TFP_EICU;
 }
 
-/* Run the Traditional-Simplified transliterator over buf in place. */
+/* The process's Traditional-Simplified transliterator, opened on first use. */
 static tfp_status
-simplify_uchars(tfp_env *env, UChar **buf, int32_t *len, int32_t *cap)
+open_simplifier(tfp_env *env)
 {
+	static const UChar id[] = {'T', 'r', 'a', 'd', 'i', 't', 'i', 'o', 'n', 'a', 'l', '-',
+	'S', 'i', 'm', 'p', 'l', 'i', 'f', 'i', 'e', 'd', 0};
 	UErrorCode	status = U_ZERO_ERROR;
 
-	if (simplifier == NULL)
+	if (simplifier != NULL)
+		return TFP_OK;
+	simplifier = utrans_openU(id, -1, UTRANS_FORWARD, NULL, 0, NULL, &status);
+	if (U_FAILURE(status))
 	{
-		static const UChar id[] = {'T', 'r', 'a', 'd', 'i', 't', 'i', 'o', 'n', 'a', 'l', '-',
-		'S', 'i', 'm', 'p', 'l', 'i', 'f', 'i', 'e', 'd', 0};
-
-		simplifier = utrans_openU(id, -1, UTRANS_FORWARD, NULL, 0, NULL, &status);
-		if (U_FAILURE(status))
-		{
-			simplifier = NULL;
-			return icu_failed(env, status);
-		}
+		simplifier = NULL;
+		return icu_failed(env, status);
 	}
+	return TFP_OK;
+}
 
+/*
+ * Normalisation works in pieces of about this many UTF-8 bytes, so that no
+ * ICU call takes long (a cancel is answered between pieces) and the UTF-16
+ * buffers stay small.  A piece ends where NFKC_Casefold has a boundary
+ * before the next character, so the pieces normalise to exactly what the
+ * whole text would.  Only a run of more than half a piece without any
+ * boundary (combining marks with no base character; no text in any language
+ * has one: UAX #15 calls runs of over 30 degenerate) is cut without one.
+ */
+#define PIECE_BYTES		32768
+
+/*
+ * Before-context kept for the transliterator across pieces.  ICU 72's
+ * Traditional-Simplified rules use none (phrases of up to 5 characters, no
+ * context), so this only guards against a future version that does.
+ */
+#define SIMPLIFY_CONTEXT 16
+
+typedef struct uchar_buf
+{
+	UChar	   *data;
+	int32_t		len;
+	int32_t		cap;
+} uchar_buf;
+
+typedef struct norm_state
+{
+	tfp_env    *env;
+	const UNormalizer2 *nfkc_cf;
+	bool		simplify;
+	uchar_buf	piece;			/* one piece of input, UTF-16 */
+	uchar_buf	norm;			/* the piece normalised */
+	uchar_buf	trans;			/* context + text waiting for the transliterator */
+	int32_t		trans_ctx;		/* units of trans that are context only */
+	char	   *out;			/* normalised UTF-8 so far */
+	size_t		outlen;
+	size_t		outcap;
+} norm_state;
+
+static void
+uchar_buf_free(tfp_env *env, uchar_buf *b)
+{
+	if (b->data)
+		env->free(env->ctx, b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+/* Room for cap units in b, keeping its first b->len. */
+static tfp_status
+uchar_buf_reserve(tfp_env *env, uchar_buf *b, int64_t cap)
+{
+	UChar	   *nd;
+
+	if (cap <= b->cap)
+		return TFP_OK;
+	if (cap > INT32_MAX / 2)
+		return TFP_ENORMLONG;
+	nd = tfp_grow(env, b->data, (size_t) b->len * sizeof(UChar), (size_t) cap * sizeof(UChar));
+	if (nd == NULL)
+		return TFP_ENOMEM;
+	b->data = nd;
+	b->cap = (int32_t) cap;
+	return TFP_OK;
+}
+
+/* Append UTF-16 text to the UTF-8 output, which may not pass its limit. */
+static tfp_status
+emit_uchars(norm_state *st, const UChar *s, int32_t n)
+{
+	tfp_env    *env = st->env;
+	size_t		need = st->outlen + (size_t) n * 3 + 1;	/* at most 3 bytes a unit */
+	UErrorCode	status = U_ZERO_ERROR;
+	int32_t		written;
+
+	if (n == 0)
+		return TFP_OK;
+	if (need > st->outcap)
+	{
+		/* grow by half, but never much past the limit: that is an error */
+		size_t		ncap = st->outcap + st->outcap / 2;
+		size_t		most = TFP_MAX_NORMALIZED_BYTES + 1 + (size_t) n * 3;
+		char	   *nd;
+
+		if (ncap < need)
+			ncap = need;
+		if (ncap > most)
+			ncap = most;		/* still >= need: outlen <= the limit */
+		nd = tfp_grow(env, st->out, st->outlen, ncap);
+		if (nd == NULL)
+			return TFP_ENOMEM;
+		st->out = nd;
+		st->outcap = ncap;
+	}
+	u_strToUTF8(st->out + st->outlen, (int32_t) (st->outcap - st->outlen), &written,
+				s, n, &status);
+	if (U_FAILURE(status))
+		return icu_failed(env, status);
+	st->outlen += (size_t) written;
+	if (st->outlen > TFP_MAX_NORMALIZED_BYTES)
+		return TFP_ENORMLONG;
+	return TFP_OK;
+}
+
+/*
+ * Transliterate what is waiting in st->trans as far as it can be done
+ * without seeing more text (ICU's incremental mode: a phrase rule may still
+ * match across the end), emit that, and keep the rest with a little context.
+ * With finish, everything is done and emitted.
+ */
+static tfp_status
+simplify_step(norm_state *st, bool finish)
+{
+	tfp_env    *env = st->env;
+	uchar_buf  *t = &st->trans;
+	UTransPosition pos;
+	UChar	   *saved;
+	int32_t		len;
+	int32_t		done;
+	int32_t		keep;
+	tfp_status	rc;
+
+	if (t->len == st->trans_ctx)
+		return TFP_OK;
+	/* a copy to retry from, should ICU need more room than we gave it */
+	saved = env->alloc(env->ctx, (size_t) t->len * sizeof(UChar));
+	if (saved == NULL)
+		return TFP_ENOMEM;
+	memcpy(saved, t->data, (size_t) t->len * sizeof(UChar));
 	for (;;)
 	{
-		UChar	   *work;
-		int32_t		wlen = *len;
-		int32_t		limit = *len;
+		UErrorCode	status = U_ZERO_ERROR;
 
-		work = env->alloc(env->ctx, (size_t) *cap * sizeof(UChar));
-		if (work == NULL)
-			return TFP_ENOMEM;
-		memcpy(work, *buf, (size_t) *len * sizeof(UChar));
-		status = U_ZERO_ERROR;
-		utrans_transUChars(simplifier, work, &wlen, *cap, 0, &limit, &status);
+		len = t->len;
+		pos.contextStart = 0;
+		pos.contextLimit = len;
+		pos.start = st->trans_ctx;
+		pos.limit = len;
+		if (finish)
+		{
+			int32_t		limit = len;
+
+			utrans_transUChars(simplifier, t->data, &len, t->cap, st->trans_ctx, &limit, &status);
+			pos.start = len;
+		}
+		else
+			utrans_transIncrementalUChars(simplifier, t->data, &len, t->cap, &pos, &status);
 		if (status == U_BUFFER_OVERFLOW_ERROR)
 		{
-			env->free(env->ctx, work);
-			if (*cap > INT32_MAX / 2)
-				return TFP_ETOOLONG;
-			*cap *= 2;
+			memcpy(t->data, saved, (size_t) t->len * sizeof(UChar));
+			if ((rc = uchar_buf_reserve(env, t, (int64_t) t->cap * 2)) != TFP_OK)
+			{
+				env->free(env->ctx, saved);
+				return rc;
+			}
 			continue;
 		}
+		env->free(env->ctx, saved);
 		if (U_FAILURE(status))
-		{
-			env->free(env->ctx, work);
 			return icu_failed(env, status);
-		}
-		env->free(env->ctx, *buf);
-		*buf = work;
-		*len = wlen;
-		return TFP_OK;
+		break;
 	}
+	t->len = len;
+	done = pos.start;
+	if ((rc = emit_uchars(st, t->data + st->trans_ctx, done - st->trans_ctx)) != TFP_OK)
+		return rc;
+	/* keep the pending text and a little of what came before it */
+	keep = done > SIMPLIFY_CONTEXT ? done - SIMPLIFY_CONTEXT : 0;
+	memmove(t->data, t->data + keep, (size_t) (t->len - keep) * sizeof(UChar));
+	t->len -= keep;
+	st->trans_ctx = done - keep;
+	return TFP_OK;
+}
+
+/* The normalised piece, through the transliterator when asked. */
+static tfp_status
+emit_piece(norm_state *st)
+{
+	tfp_status	rc;
+
+	/*
+	 * ICU 72's Traditional-Simplified changes only characters from U+2E80 up
+	 * (CJK, and the corner brackets U+300C/U+300D): a piece with none, and no
+	 * text still waiting, goes out as it is, without the transliterator.
+	 */
+	if (!st->simplify ||
+		(st->trans.len == st->trans_ctx && !has_unit_from(st->norm.data, st->norm.len, 0x2E80)))
+	{
+		if (st->simplify && st->norm.len > 0)
+		{
+			/* its end is the context of what comes next */
+			int32_t		ctx = st->norm.len < SIMPLIFY_CONTEXT ? st->norm.len : SIMPLIFY_CONTEXT;
+
+			memcpy(st->trans.data, st->norm.data + st->norm.len - ctx, (size_t) ctx * sizeof(UChar));
+			st->trans.len = st->trans_ctx = ctx;
+		}
+		return emit_uchars(st, st->norm.data, st->norm.len);
+	}
+	rc = uchar_buf_reserve(st->env, &st->trans, (int64_t) (st->trans.len + st->norm.len) * 2 + 16);
+	if (rc != TFP_OK)
+		return rc;
+	memcpy(st->trans.data + st->trans.len, st->norm.data, (size_t) st->norm.len * sizeof(UChar));
+	st->trans.len += st->norm.len;
+	return simplify_step(st, false);
+}
+
+/* Decode the code point at s[i] of valid UTF-8; *n gets its length. */
+static uint32_t
+utf8_at(const unsigned char *s, size_t i, int *n)
+{
+	unsigned char c = s[i];
+
+	if (c < 0x80)
+	{
+		*n = 1;
+		return c;
+	}
+	if (c < 0xE0)
+	{
+		*n = 2;
+		return ((uint32_t) (c & 0x1F) << 6) | (s[i + 1] & 0x3F);
+	}
+	if (c < 0xF0)
+	{
+		*n = 3;
+		return ((uint32_t) (c & 0x0F) << 12) | ((uint32_t) (s[i + 1] & 0x3F) << 6) | (s[i + 2] & 0x3F);
+	}
+	*n = 4;
+	return ((uint32_t) (c & 0x07) << 18) | ((uint32_t) (s[i + 1] & 0x3F) << 12) |
+		((uint32_t) (s[i + 2] & 0x3F) << 6) | (s[i + 3] & 0x3F);
+}
+
+/* Where the piece that starts at from ends (see PIECE_BYTES). */
+static size_t
+piece_end(const UNormalizer2 *nfkc_cf, const char *in, size_t len, size_t from,
+		  size_t piece_bytes)
+{
+	const unsigned char *s = (const unsigned char *) in;
+	size_t		i = from + piece_bytes;
+	size_t		hard = from + piece_bytes + piece_bytes / 2;
+
+	if (i >= len)
+		return len;
+	while (i < len && (s[i] & 0xC0) == 0x80)
+		i++;					/* to the start of a code point */
+	while (i < len && i < hard)
+	{
+		int			n;
+		uint32_t	cp = utf8_at(s, i, &n);
+
+		if (unorm2_hasBoundaryBefore(nfkc_cf, (UChar32) cp))
+			return i;
+		i += (size_t) n;
+	}
+	while (i < len && (s[i] & 0xC0) == 0x80)
+		i++;
+	return i;
 }
 
 tfp_status
-tfp_normalize(tfp_env *env, const char *in, size_t len, bool simplify,
-			  char **out, size_t *outlen)
+tfp_normalize_pieces(tfp_env *env, const char *in, size_t len, bool simplify,
+					 size_t piece_bytes, char **out, size_t *outlen)
 {
 	UErrorCode	status = U_ZERO_ERROR;
-	const UNormalizer2 *nfkc_cf;
-	UChar	   *u16 = NULL;
-	UChar	   *norm = NULL;
-	int32_t		u16len;
-	int32_t		normlen;
-	int32_t		normcap;
-	int32_t		u8len;
-	char	   *res;
-	tfp_status	rc;
+	norm_state	st;
+	size_t		from = 0;
+	tfp_status	rc = TFP_OK;
 
 	if (len > TFP_MAX_INPUT_BYTES)
 		return TFP_ETOOLONG;
-	if (!tfp_utf8_valid(in, len))
+	if (!utf8_valid_interruptible(env, in, len))
 		return TFP_EUTF8;
 
 	/* NFKC_Casefold of ASCII is ASCII lower-casing; Han needs no simplifying. */
 	if (is_ascii(in, len))
 	{
-		res = env->alloc(env->ctx, len + 1);
+		char	   *res = env->alloc(env->ctx, len + 1);
+
 		if (res == NULL)
 			return TFP_ENOMEM;
 		for (size_t i = 0; i < len; i++)
@@ -176,6 +422,8 @@ tfp_normalize(tfp_env *env, const char *in, size_t len, bool simplify,
 			char		c = in[i];
 
 			res[i] = (c >= 'A' && c <= 'Z') ? (char) (c + ('a' - 'A')) : c;
+			if (env->check_interrupts && (i & 0xFFFFF) == 0xFFFFF)
+				env->check_interrupts(env->ctx);
 		}
 		res[len] = '\0';
 		*out = res;
@@ -183,89 +431,93 @@ tfp_normalize(tfp_env *env, const char *in, size_t len, bool simplify,
 		return TFP_OK;
 	}
 
-	nfkc_cf = unorm2_getNFKCCasefoldInstance(&status);
+	memset(&st, 0, sizeof(st));
+	st.env = env;
+	st.simplify = simplify;
+	st.nfkc_cf = unorm2_getNFKCCasefoldInstance(&status);
 	if (U_FAILURE(status))
 		return icu_failed(env, status);
+	if (simplify && (rc = open_simplifier(env)) != TFP_OK)
+		return rc;
+	if (piece_bytes < 1)
+		piece_bytes = 1;
+	if (piece_bytes > len)
+		piece_bytes = len;
 
-	/* UTF-16 never needs more code units than UTF-8 has bytes. */
-	u16 = env->alloc(env->ctx, (len + 1) * sizeof(UChar));
-	if (u16 == NULL)
+	/* normalising rarely grows text: start from its length */
+	st.outcap = len + len / 8 + 64;
+	if (st.outcap > TFP_MAX_NORMALIZED_BYTES + 1)
+		st.outcap = TFP_MAX_NORMALIZED_BYTES + 1;
+	st.out = env->alloc(env->ctx, st.outcap);
+	if (st.out == NULL)
 		return TFP_ENOMEM;
-	u_strFromUTF8(u16, (int32_t) len + 1, &u16len, in, (int32_t) len, &status);
-	if (U_FAILURE(status))
-	{
-		env->free(env->ctx, u16);
-		return icu_failed(env, status);
-	}
+	/* UTF-16 never needs more code units than UTF-8 has bytes */
+	rc = uchar_buf_reserve(env, &st.piece, (int64_t) (piece_bytes + piece_bytes / 2 + 8));
+	if (rc == TFP_OK)
+		rc = uchar_buf_reserve(env, &st.norm, (int64_t) st.piece.cap * 2);
+	if (rc == TFP_OK && simplify)
+		rc = uchar_buf_reserve(env, &st.trans, (int64_t) st.piece.cap * 2 + SIMPLIFY_CONTEXT);
 
-	/* Normalising rarely grows text; retry once with the exact size if so. */
-	normcap = u16len + u16len / 8 + 16;
-	for (;;)
+	while (rc == TFP_OK && from < len)
 	{
-		norm = env->alloc(env->ctx, (size_t) normcap * sizeof(UChar));
-		if (norm == NULL)
-		{
-			env->free(env->ctx, u16);
-			return TFP_ENOMEM;
-		}
+		size_t		to = piece_end(st.nfkc_cf, in, len, from, piece_bytes);
+		int32_t		nlen;
+
 		status = U_ZERO_ERROR;
-		normlen = unorm2_normalize(nfkc_cf, u16, u16len, norm, normcap, &status);
-		if (status == U_BUFFER_OVERFLOW_ERROR && normlen >= normcap)
+		u_strFromUTF8(st.piece.data, st.piece.cap, &st.piece.len, in + from,
+					  (int32_t) (to - from), &status);
+		if (U_FAILURE(status))
 		{
-			env->free(env->ctx, norm);
-			normcap = normlen + 1;
-			continue;
+			rc = icu_failed(env, status);
+			break;
 		}
-		break;
-	}
-	env->free(env->ctx, u16);
-	if (U_FAILURE(status))
-	{
-		env->free(env->ctx, norm);
-		return icu_failed(env, status);
-	}
-
-	/*
-	 * ICU 72's Traditional-Simplified changes only characters from U+2E80 up
-	 * (CJK, and the corner brackets U+300C/U+300D); text with none is left as
-	 * it is without paying for the rule-based transliterator.
-	 */
-	if (simplify && has_unit_from(norm, normlen, 0x2E80))
-	{
-		if (normcap < normlen + 16)
-			normcap = normlen + 16;
-		rc = simplify_uchars(env, &norm, &normlen, &normcap);
+		for (;;)
+		{
+			status = U_ZERO_ERROR;
+			nlen = unorm2_normalize(st.nfkc_cf, st.piece.data, st.piece.len,
+									st.norm.data, st.norm.cap, &status);
+			if (status != U_BUFFER_OVERFLOW_ERROR)
+				break;
+			/* an expansion (U+FDFA gives 18 characters): room, and again */
+			st.norm.len = 0;
+			if ((rc = uchar_buf_reserve(env, &st.norm, (int64_t) nlen + 1)) != TFP_OK)
+				break;
+		}
 		if (rc != TFP_OK)
+			break;
+		if (U_FAILURE(status))
 		{
-			env->free(env->ctx, norm);
-			return rc;
+			rc = icu_failed(env, status);
+			break;
 		}
+		st.norm.len = nlen;
+		rc = emit_piece(&st);
+		from = to;
+		if (env->check_interrupts)
+			env->check_interrupts(env->ctx);
 	}
+	if (rc == TFP_OK && simplify)
+		rc = simplify_step(&st, true);
 
-	/* Each UTF-16 code unit becomes at most 3 UTF-8 bytes. */
-	if ((size_t) normlen > (SIZE_MAX - 1) / 3)
+	uchar_buf_free(env, &st.piece);
+	uchar_buf_free(env, &st.norm);
+	uchar_buf_free(env, &st.trans);
+	if (rc != TFP_OK)
 	{
-		env->free(env->ctx, norm);
-		return TFP_ETOOLONG;
+		env->free(env->ctx, st.out);
+		return rc;
 	}
-	res = env->alloc(env->ctx, (size_t) normlen * 3 + 1);
-	if (res == NULL)
-	{
-		env->free(env->ctx, norm);
-		return TFP_ENOMEM;
-	}
-	status = U_ZERO_ERROR;
-	u_strToUTF8(res, normlen * 3 + 1, &u8len, norm, normlen, &status);
-	env->free(env->ctx, norm);
-	if (U_FAILURE(status))
-	{
-		env->free(env->ctx, res);
-		return icu_failed(env, status);
-	}
-	res[u8len] = '\0';
-	*out = res;
-	*outlen = (size_t) u8len;
+	st.out[st.outlen] = '\0';
+	*out = st.out;
+	*outlen = st.outlen;
 	return TFP_OK;
+}
+
+tfp_status
+tfp_normalize(tfp_env *env, const char *in, size_t len, bool simplify,
+			  char **out, size_t *outlen)
+{
+	return tfp_normalize_pieces(env, in, len, simplify, PIECE_BYTES, out, outlen);
 }
 
 void

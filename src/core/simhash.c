@@ -65,7 +65,7 @@ tfp_simhash_final(const tfp_simhash_acc *acc)
  * the counts become +w/-w sums: the result equals n tfp_simhash_add calls.
  */
 tfp_status
-tfp_simhash_add_uniform(tfp_simhash_acc *acc, const tfp_feature *items,
+tfp_simhash_add_uniform(tfp_simhash_acc *acc, const uint64_t *hashes,
 						size_t n, int64_t w, tfp_env *env)
 {
 	const uint64_t lane_bits = UINT64_C(0x0101010101010101);
@@ -82,7 +82,7 @@ tfp_simhash_add_uniform(tfp_simhash_acc *acc, const tfp_feature *items,
 
 		for (size_t i = start; i < end; i++)
 		{
-			uint64_t	h = items[i].hash;
+			uint64_t	h = hashes[i];
 
 			for (int k = 0; k < 8; k++)
 				lanes[k] += (h >> k) & lane_bits;
@@ -100,27 +100,86 @@ tfp_simhash_add_uniform(tfp_simhash_acc *acc, const tfp_feature *items,
 	return TFP_OK;
 }
 
+/* TF weights: every occurrence counts once, added in batches. */
+#define SIMHASH_BATCH 1024
+
+typedef struct simhash_sink
+{
+	tfp_simhash_acc *acc;
+	tfp_env    *env;
+	size_t		n;
+	size_t		total;
+	uint64_t	batch[SIMHASH_BATCH];
+} simhash_sink;
+
+static tfp_status
+simhash_flush(simhash_sink *s)
+{
+	tfp_status	rc = tfp_simhash_add_uniform(s->acc, s->batch, s->n,
+											 INT64_C(1) << TFP_WEIGHT_FRAC_BITS, s->env);
+
+	s->n = 0;
+	return rc;
+}
+
+static tfp_status
+simhash_sink_add(void *arg, uint64_t hash, const char *text, size_t len)
+{
+	simhash_sink *s = (simhash_sink *) arg;
+
+	(void) text;
+	(void) len;
+	s->batch[s->n++] = hash;
+	s->total++;
+	return s->n == SIMHASH_BATCH ? simhash_flush(s) : TFP_OK;
+}
+
 tfp_status
 tfp_simhash_text(tfp_env *env, const tfp_options *opts, const char *utf8,
-				 size_t len, uint64_t *out)
+				 size_t len, uint64_t *out, size_t *nfeatures)
 {
-	tfp_featureset fs;
 	tfp_simhash_acc acc;
 	tfp_status	rc;
 
-	/*
-	 * TF weights sum the same per occurrence as per distinct feature, so TF
-	 * keeps every occurrence (weight 1 each) and binary weighting every
-	 * distinct feature (weight 1 each): either way all weights are equal.
-	 */
-	rc = tfp_extract(env, opts, utf8, len,
-					 opts->weighting != TFP_WEIGHT_TF, false, &fs);
-	if (rc != TFP_OK)
-		return rc;
 	tfp_simhash_init(&acc);
-	rc = tfp_simhash_add_uniform(&acc, fs.items, fs.n,
-								 INT64_C(1) << TFP_WEIGHT_FRAC_BITS, env);
-	tfp_featureset_free(env, &fs);
+	/*
+	 * All weights are equal: TF counts every occurrence once (the sum is the
+	 * same as count times weight per distinct feature), binary every
+	 * distinct feature once.
+	 */
+	if (opts->weighting == TFP_WEIGHT_TF)
+	{
+		simhash_sink s;			/* 8 kB on the stack */
+
+		s.acc = &acc;
+		s.env = env;
+		s.n = 0;
+		s.total = 0;
+		rc = tfp_pipeline(env, opts, utf8, len, simhash_sink_add, &s);
+		if (rc == TFP_OK)
+			rc = simhash_flush(&s);
+		if (nfeatures)
+			*nfeatures = s.total;
+	}
+	else
+	{
+		tfp_feature_table t;
+
+		tfp_feature_table_init(env, &t, true, false);
+		rc = tfp_pipeline(env, opts, utf8, len, tfp_feature_table_add, &t);
+		for (size_t start = 0; rc == TFP_OK && start < t.n; start += SIMHASH_BATCH)
+		{
+			uint64_t	batch[SIMHASH_BATCH];
+			size_t		n = t.n - start < SIMHASH_BATCH ? t.n - start : SIMHASH_BATCH;
+
+			for (size_t i = 0; i < n; i++)
+				batch[i] = t.items[start + i].hash;
+			rc = tfp_simhash_add_uniform(&acc, batch, n, INT64_C(1) << TFP_WEIGHT_FRAC_BITS, env);
+		}
+		if (nfeatures)
+			*nfeatures = t.n;
+		tfp_feature_table_free(&t);
+	}
 	if (rc != TFP_OK)
 		return rc;
 	*out = tfp_simhash_final(&acc);

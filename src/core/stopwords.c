@@ -26,6 +26,8 @@ extern const char *const tfp_stopwords_zh_data[];
 extern const size_t tfp_stopwords_zh_count;
 extern const char *const tfp_stopwords_en_data[];
 extern const size_t tfp_stopwords_en_count;
+extern const char *const tfp_stopwords_snowball_en_data[];
+extern const size_t tfp_stopwords_snowball_en_count;
 
 static uint64_t
 word_hash(const char *w, size_t len)
@@ -159,7 +161,8 @@ size_t
 tfp_builtin_stopword_count(int which)
 {
 	return which == TFP_STOP_ZH ? tfp_stopwords_zh_count :
-		which == TFP_STOP_EN ? tfp_stopwords_en_count : 0;
+		which == TFP_STOP_EN ? tfp_stopwords_en_count :
+		which == TFP_STOP_SNOWBALL ? tfp_stopwords_snowball_en_count : 0;
 }
 
 /* The built-in sets live as long as the process: plain malloc. */
@@ -194,12 +197,13 @@ tfp_status
 tfp_builtin_stopset(tfp_env *env, int mask, const tfp_stopset **out)
 {
 	/* one merged set per combination, so a token is looked up once */
-	static tfp_stopset *sets[4] = {NULL, NULL, NULL, NULL};
-	tfp_stopset **slot = &sets[mask & 3];
+	static tfp_stopset *sets[TFP_STOP_ALL + 1];
+	tfp_stopset **slot = &sets[mask & TFP_STOP_ALL];
 	size_t		nzh = (mask & TFP_STOP_ZH) ? tfp_stopwords_zh_count : 0;
 	size_t		nen = (mask & TFP_STOP_EN) ? tfp_stopwords_en_count : 0;
-	size_t		n = nzh + nen;
-	tfp_env		penv = {process_alloc, process_free, NULL, NULL, 0};
+	size_t		nsb = (mask & TFP_STOP_SNOWBALL) ? tfp_stopwords_snowball_en_count : 0;
+	size_t		n = nzh + nen + nsb;
+	tfp_env		penv = {process_alloc, process_free, NULL, NULL, 0, NULL};
 	char	  **norm;
 	size_t	   *lens;
 	size_t		done = 0;
@@ -218,6 +222,8 @@ tfp_builtin_stopset(tfp_env *env, int mask, const tfp_stopset **out)
 		rc = normalise_list(&penv, tfp_stopwords_zh_data, nzh, norm, lens, &done);
 	if (rc == TFP_OK)
 		rc = normalise_list(&penv, tfp_stopwords_en_data, nen, norm, lens, &done);
+	if (rc == TFP_OK)
+		rc = normalise_list(&penv, tfp_stopwords_snowball_en_data, nsb, norm, lens, &done);
 	if (rc == TFP_OK)
 		rc = tfp_stopset_build(&penv, (const char *const *) norm, lens, n, slot);
 	for (size_t i = 0; norm && i < done; i++)

@@ -16,6 +16,11 @@
 
 /* Limits on sizes that users control (documented in docs/reference.md). */
 #define TFP_MAX_INPUT_BYTES   (64 * 1024 * 1024)	/* UTF-8 bytes of one text */
+/* The text after normalisation (NFKC can expand: U+FDFA becomes 18 characters) */
+#define TFP_MAX_NORMALIZED_BYTES (2 * TFP_MAX_INPUT_BYTES)
+/* Distinct features of one text, where a call keeps them (weighting 'binary',
+ * method 'kperm', shingles(), textfp_features()) */
+#define TFP_MAX_FEATURES      (1 << 23)
 #define TFP_MAX_NGRAM         8		/* CJK character n-gram size */
 #define TFP_MAX_SHINGLE       16	/* tokens per shingle */
 #define TFP_MAX_STOPWORD_BYTES 256	/* one user stopword, UTF-8 bytes */
@@ -38,7 +43,9 @@ typedef enum tfp_status
 	TFP_ETOOLONG,				/* input longer than TFP_MAX_INPUT_BYTES */
 	TFP_EICU,					/* ICU failed; see tfp_env.icu_error */
 	TFP_EWEIGHT,				/* weight negative, not finite or too large */
-	TFP_EOVERFLOW				/* sum of weights out of range */
+	TFP_EOVERFLOW,				/* sum of weights out of range */
+	TFP_ENORMLONG,				/* normalised text longer than TFP_MAX_NORMALIZED_BYTES */
+	TFP_ETOOMANY				/* more than TFP_MAX_FEATURES distinct features */
 } tfp_status;
 
 /* What the caller lends the core: memory and a way to be interrupted. */
@@ -49,7 +56,16 @@ typedef struct tfp_env
 	void		(*check_interrupts) (void *ctx);	/* may longjmp; may be NULL */
 	void	   *ctx;
 	int			icu_error;		/* UErrorCode of the last TFP_EICU */
+	/* grow or shrink in place if it can; NULL on failure; may be NULL */
+	void	   *(*realloc) (void *ctx, void *ptr, size_t size);
 } tfp_env;
+
+/* --- large buffers (mem.c) --- */
+
+/* ptr (old_size bytes, or NULL) grown to new_size; NULL on failure, ptr kept. */
+extern void *tfp_grow(tfp_env *env, void *ptr, size_t old_size, size_t new_size);
+/* memset to 0 in slices, with interrupt checks between them. */
+extern void tfp_clear(tfp_env *env, void *ptr, size_t size);
 
 typedef enum tfp_tokenizer
 {
@@ -63,9 +79,11 @@ typedef enum tfp_weighting
 	TFP_WEIGHT_BINARY			/* 1 per distinct feature */
 } tfp_weighting;
 
-/* Built-in stopword lists, as a bit mask. */
+/* Built-in stopword lists, as a bit mask (part of pipeline identities). */
 #define TFP_STOP_ZH 0x1
 #define TFP_STOP_EN 0x2
+#define TFP_STOP_SNOWBALL 0x4	/* Snowball's English list (PostgreSQL's english.stop) */
+#define TFP_STOP_ALL 0x7
 
 typedef struct tfp_stopset tfp_stopset;
 
@@ -96,6 +114,10 @@ extern bool tfp_utf8_valid(const char *s, size_t len);
  */
 extern tfp_status tfp_normalize(tfp_env *env, const char *in, size_t len,
 								bool simplify, char **out, size_t *outlen);
+/* The same, in pieces of about piece_bytes (tests vary it; the result must not). */
+extern tfp_status tfp_normalize_pieces(tfp_env *env, const char *in, size_t len,
+									   bool simplify, size_t piece_bytes,
+									   char **out, size_t *outlen);
 
 /* --- tokenising (tokenize.c) --- */
 typedef struct tfp_span
@@ -107,6 +129,17 @@ typedef struct tfp_span
 /* True for code points that form CJK character n-grams (fixed ranges). */
 extern bool tfp_is_cjk(uint32_t cp);
 
+/* Tokens are handed to fn in text order, as byte offset and length. */
+typedef tfp_status (*tfp_token_fn) (void *arg, size_t off, size_t len);
+
+extern tfp_status tfp_tokenize_stream(tfp_env *env, const tfp_options *opts,
+									  const char *text, size_t len,
+									  tfp_token_fn fn, void *arg);
+/* The same with the ICU tokenizer's runs cut at max_run code points (for tests). */
+extern tfp_status tfp_tokenize_runs(tfp_env *env, const tfp_options *opts,
+									const char *text, size_t len, size_t max_run,
+									tfp_token_fn fn, void *arg);
+/* All tokens in one array. */
 extern tfp_status tfp_tokenize(tfp_env *env, const tfp_options *opts,
 							   const char *text, size_t len,
 							   tfp_span **tokens, size_t *ntokens);
@@ -155,12 +188,54 @@ typedef struct tfp_featureset
 } tfp_featureset;
 
 /*
- * Run the whole pipeline over UTF-8 input.  With dedupe, each distinct
- * feature appears once, in order of first occurrence, with its count;
- * without it, once per occurrence (enough for TF simhash).  With want_text
- * (only together with dedupe), each feature's text ("tok1 tok2" for
- * shingles) is kept.  ngram or shingle out of range gives TFP_ETOOLONG; the
- * SQL glue checks them first with its own messages.
+ * The whole pipeline over UTF-8 input, streamed: fn gets every feature (one
+ * per occurrence, in text order) with its hash and text, which lives only
+ * for the call.  ngram or shingle out of range gives TFP_ETOOLONG; the SQL
+ * glue checks them first with its own messages.
+ */
+typedef tfp_status (*tfp_feature_fn) (void *arg, uint64_t hash,
+									  const char *text, size_t len);
+
+extern tfp_status tfp_pipeline(tfp_env *env, const tfp_options *opts,
+							   const char *utf8, size_t len,
+							   tfp_feature_fn fn, void *arg);
+
+typedef struct tfp_bytes
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+} tfp_bytes;
+
+/*
+ * A sink for tfp_pipeline that keeps features: with dedupe, each distinct
+ * hash once, in order of first occurrence, with its count (and its text,
+ * with want_text); without, every occurrence.  At most TFP_MAX_FEATURES
+ * items (then TFP_ETOOMANY).
+ */
+typedef struct tfp_feature_table
+{
+	tfp_env    *env;
+	bool		dedupe;
+	bool		want_text;
+	size_t		limit;			/* TFP_MAX_FEATURES (tests lower it) */
+	tfp_feature *items;
+	size_t		n;
+	size_t		cap;
+	uint32_t   *slots;			/* item index + 1; 0 is empty */
+	size_t		mask;
+	tfp_bytes	texts;
+} tfp_feature_table;
+
+extern void tfp_feature_table_init(tfp_env *env, tfp_feature_table *t,
+								   bool dedupe, bool want_text);
+extern tfp_status tfp_feature_table_add(void *arg, uint64_t hash,
+										const char *text, size_t len);
+extern void tfp_feature_table_free(tfp_feature_table *t);
+
+/*
+ * The pipeline into a tfp_feature_table, handed over as a featureset (the
+ * caller frees it with tfp_featureset_free).
  */
 extern tfp_status tfp_extract(tfp_env *env, const tfp_options *opts,
 							  const char *utf8, size_t len,
@@ -186,14 +261,14 @@ extern tfp_status tfp_simhash_add(tfp_simhash_acc *acc, uint64_t hash,
 extern tfp_status tfp_simhash_merge(tfp_simhash_acc *into,
 									const tfp_simhash_acc *from);
 extern tfp_status tfp_simhash_add_uniform(tfp_simhash_acc *acc,
-										  const tfp_feature *items, size_t n,
+										  const uint64_t *hashes, size_t n,
 										  int64_t weight_fixed, tfp_env *env);
 extern uint64_t tfp_simhash_final(const tfp_simhash_acc *acc);
 
-/* simhash of text in one call. */
+/* simhash of text in one call; *nfeatures (if not NULL) gets how many features it had. */
 extern tfp_status tfp_simhash_text(tfp_env *env, const tfp_options *opts,
 								   const char *utf8, size_t len,
-								   uint64_t *out);
+								   uint64_t *out, size_t *nfeatures);
 
 /* --- simhash64 values (bits.c) --- */
 extern int	tfp_popcount64(uint64_t x);
@@ -215,6 +290,8 @@ tfp_bound_distance(uint64_t and_bits, uint64_t or_bits, uint64_t q)
 	return tfp_popcount64((and_bits & ~q) | (~or_bits & q));
 }
 
+/* The value of a hex digit in either case, or -1. */
+extern int	tfp_hex_digit(char c);
 /* Parse exactly 16 hex digits; false on anything else. */
 extern bool tfp_hex64_parse(const char *s, size_t len, uint64_t *out);
 /* Write 16 lower-case hex digits and a NUL into buf[17]. */
@@ -286,7 +363,8 @@ extern double tfp_random_within(int r);
  * reordered).  Returns the number of pairs counted.
  */
 extern uint64_t tfp_pair_distances(uint64_t *v, size_t n,
-								   size_t max_rows, double cum[SIMHASH_BITS + 1]);
+								   size_t max_rows, double cum[SIMHASH_BITS + 1],
+								   tfp_env *env);
 
 /* --- MinHash signatures and Jaccard (minhash.c) --- */
 
@@ -318,10 +396,14 @@ extern void tfp_minhash_final(const tfp_minhash_acc *acc, uint32_t *out);
 extern void tfp_minhash_kperm(const uint64_t *items, size_t n, int k,
 							  uint64_t seed, uint32_t *out, tfp_env *env);
 
-/* Signature of a text's shingle set: the pipeline, then either method. */
+/*
+ * Signature of a text's shingle set: the pipeline, then either method;
+ * *nfeatures (if not NULL) gets how many shingles it had (0: the empty set).
+ */
 extern tfp_status tfp_minhash_text(tfp_env *env, const tfp_options *opts,
 								   const char *utf8, size_t len, int k,
-								   tfp_minhash_method method, uint32_t *out);
+								   tfp_minhash_method method, uint32_t *out,
+								   size_t *nfeatures);
 
 /* Number of equal positions; the estimate of J is that over k. */
 extern int	tfp_minhash_matches(const uint32_t *a, const uint32_t *b, int k);
@@ -339,10 +421,12 @@ extern int	tfp_jaccard_needed(double t, int k);
  * reordered).  Returns the number of pairs counted.
  */
 extern uint64_t tfp_minhash_pair_matches(const uint32_t **sigs, size_t n, int k,
-										 size_t max_rows, double *share);
+										 size_t max_rows, double *share, tfp_env *env);
 
-/* Sorts v and drops repeats; returns the new length. */
-extern size_t tfp_sort_unique_u64(uint64_t *v, size_t n);
+/* Sorts v ascending, as unsigned or as signed values (radix, interruptible). */
+extern tfp_status tfp_sort_u64(tfp_env *env, uint64_t *v, size_t n, bool as_signed);
+/* Sorts v (unsigned) and drops repeats; *out_n gets the new length. */
+extern tfp_status tfp_sort_unique_u64(tfp_env *env, uint64_t *v, size_t n, size_t *out_n);
 
 /* Exact Jaccard of two sorted, distinct sets; 1 for two empty sets. */
 extern double tfp_set_jaccard(const uint64_t *a, size_t na,
@@ -461,6 +545,58 @@ extern bool tfp_lsh_choose(const tfp_lsh_goal *goal, tfp_lsh_choice *best,
  */
 extern bool tfp_lsh_parse_params(const char *s, size_t len, int *bands, int *rows,
 								 int *min_bands);
+
+/* --- text and binary forms of hamming_ball and minhash_sig (formats.c) --- */
+
+typedef enum tfp_form_error
+{
+	TFP_FORM_OK = 0,
+	TFP_FORM_SYNTAX,			/* not the form at all */
+	TFP_FORM_K,					/* minhash_sig: k outside 1..TFP_MINHASH_K_MAX */
+	TFP_FORM_DIGITS,			/* minhash_sig: not 8 hex digits for each of k values */
+	TFP_FORM_RADIUS,			/* hamming_ball: radius outside 0..64 */
+	TFP_FORM_THRESHOLD,			/* jaccard_ball: threshold not a number in 0..1 */
+	TFP_FORM_METHOD,			/* binary minhash_sig: unknown method or value width */
+	TFP_FORM_SHORT				/* binary: fewer bytes than the form needs */
+} tfp_form_error;
+
+typedef struct tfp_minhash_header
+{
+	int			k;
+	int			method;			/* tfp_minhash_method */
+	int			value_bits;		/* 32 */
+	uint32_t	pipeline;
+	int64_t		seed;
+} tfp_minhash_header;
+
+/* Binary form: method, value bits (1 byte each), k (2), pipeline (4), seed (8). */
+#define TFP_MINHASH_BINARY_HEADER 16
+
+/* "centre/radius": 16 hex digits, "/", a radius from 0 to 64. */
+extern tfp_form_error tfp_hamming_ball_parse(const char *s, size_t len,
+											 uint64_t *center, int64_t *radius);
+
+/*
+ * "oph32:k=K:seed=S:pipe=PPPPPPPP:" and 8 hex digits for each of K values;
+ * values has room for TFP_MINHASH_K_MAX.  *found gets the k given (for
+ * TFP_FORM_K) or the number of digits after the header (TFP_FORM_DIGITS).
+ */
+extern tfp_form_error tfp_minhash_sig_parse(const char *s, size_t len,
+											tfp_minhash_header *h, uint32_t *values,
+											int64_t *found);
+/* The text form into buf (size bytes); returns its length without the NUL. */
+extern size_t tfp_minhash_sig_format(const tfp_minhash_header *h, const uint32_t *values,
+									 char *buf, size_t size);
+/* The binary form (big-endian); *used gets the bytes it took. */
+extern tfp_form_error tfp_minhash_sig_decode(const uint8_t *buf, size_t len,
+											 tfp_minhash_header *h, uint32_t *values,
+											 size_t *used);
+/* Writes TFP_MINHASH_BINARY_HEADER + 4k bytes; returns how many. */
+extern size_t tfp_minhash_sig_encode(const tfp_minhash_header *h, const uint32_t *values,
+									 uint8_t *buf);
+/* A jaccard_ball threshold: a number (as strtod reads it) from 0 to 1. */
+extern tfp_form_error tfp_threshold_parse(const char *s, size_t len, double *t);
+extern tfp_form_error tfp_threshold_check(double t);
 
 /* --- versions (normalize.c) --- */
 extern void tfp_icu_version(char *buf, size_t buflen);

@@ -11,43 +11,15 @@
 
 #include <unicode/ubrk.h>
 #include <unicode/uchar.h>
+#include <unicode/uscript.h>
 #include <unicode/utext.h>
 
 #include "tfp_core.h"
 
-#define INTERRUPT_EVERY 65536
+/* Code points between interrupt checks. */
+#define INTERRUPT_EVERY 4096
 
 static UBreakIterator *word_breaker = NULL;
-
-typedef struct span_vec
-{
-	tfp_span   *items;
-	size_t		n;
-	size_t		cap;
-} span_vec;
-
-static tfp_status
-span_push(tfp_env *env, span_vec *v, size_t off, size_t len)
-{
-	if (v->n == v->cap)
-	{
-		size_t		ncap = v->cap ? v->cap * 2 : 64;
-		tfp_span   *nitems = env->alloc(env->ctx, ncap * sizeof(tfp_span));
-
-		if (nitems == NULL)
-			return TFP_ENOMEM;
-		if (v->n)
-			memcpy(nitems, v->items, v->n * sizeof(tfp_span));
-		if (v->items)
-			env->free(env->ctx, v->items);
-		v->items = nitems;
-		v->cap = ncap;
-	}
-	v->items[v->n].off = (uint32_t) off;
-	v->items[v->n].len = (uint32_t) len;
-	v->n++;
-	return TFP_OK;
-}
 
 bool
 tfp_is_cjk(uint32_t c)
@@ -137,58 +109,28 @@ classify(uint32_t c)
 	return CP_SEP;
 }
 
-/* Emit the character n-grams of one CJK run, given its char offsets. */
-static tfp_status
-emit_ngrams(tfp_env *env, span_vec *out, const uint32_t *starts, size_t nchars,
-			size_t run_end, int n)
+/*
+ * The default tokenizer, streaming: words as they end, and the character
+ * n-grams of a CJK run as soon as their last character is known.  A run of
+ * at most n characters is one token, so lone characters still count.  An
+ * n-gram runs from the start of its first character to the start of the
+ * character after its last (marks between them belong to it) or to the end
+ * of the run.  Memory does not grow with the text: the last n + 1 character
+ * offsets of the run are all it keeps.
+ */
+typedef struct ngram_run
 {
-	tfp_status	rc;
-
-	/* A run shorter than n is one token, so lone characters still count. */
-	if (nchars <= (size_t) n)
-		return span_push(env, out, starts[0], run_end - starts[0]);
-
-	for (size_t i = 0; i + (size_t) n <= nchars; i++)
-	{
-		size_t		end = (i + (size_t) n < nchars) ? starts[i + n] : run_end;
-
-		rc = span_push(env, out, starts[i], end - starts[i]);
-		if (rc != TFP_OK)
-			return rc;
-	}
-	return TFP_OK;
-}
-
-/* Append a char offset to the current CJK run, growing the buffer. */
-static tfp_status
-starts_push(tfp_env *env, uint32_t **starts, size_t *n, size_t *cap, size_t off)
-{
-	if (*n == *cap)
-	{
-		size_t		ncap = *cap ? *cap * 2 : 256;
-		uint32_t   *nbuf = env->alloc(env->ctx, ncap * sizeof(uint32_t));
-
-		if (nbuf == NULL)
-			return TFP_ENOMEM;
-		if (*n)
-			memcpy(nbuf, *starts, *n * sizeof(uint32_t));
-		if (*starts)
-			env->free(env->ctx, *starts);
-		*starts = nbuf;
-		*cap = ncap;
-	}
-	(*starts)[(*n)++] = (uint32_t) off;
-	return TFP_OK;
-}
+	size_t		starts[TFP_MAX_NGRAM + 1];	/* ring of character offsets */
+	size_t		nchars;
+} ngram_run;
 
 static tfp_status
 tokenize_ngram(tfp_env *env, const tfp_options *opts, const char *text,
-			   size_t len, span_vec *out)
+			   size_t len, tfp_token_fn fn, void *arg)
 {
 	const unsigned char *s = (const unsigned char *) text;
-	uint32_t   *starts = NULL;	/* char offsets of the current CJK run */
-	size_t		nstarts = 0;
-	size_t		cap = 0;
+	size_t		n = (size_t) opts->ngram;
+	size_t		ring = n + 1;
 	size_t		i = 0;
 	size_t		steps = 0;
 	tfp_status	rc = TFP_OK;
@@ -213,41 +155,132 @@ tokenize_ngram(tfp_env *env, const tfp_options *opts, const char *text,
 				if (k != CP_WORD && k != CP_MARK)
 					break;
 				end = j;
+				if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+					env->check_interrupts(env->ctx);
 			}
-			rc = span_push(env, out, at, end - at);
+			rc = fn(arg, at, end - at);
 		}
 		else if (cls == CP_CJK)
 		{
-			nstarts = 0;
-			rc = starts_push(env, &starts, &nstarts, &cap, at);
+			ngram_run run;
+
+			run.starts[0] = at;
+			run.nchars = 1;
 			while (end < len && rc == TFP_OK)
 			{
 				size_t		j = end;
 				enum cp_class k = classify(next_cp(s, &j));
 
 				if (k == CP_CJK)
-					rc = starts_push(env, &starts, &nstarts, &cap, end);
+				{
+					/* character nchars starts here: the n-gram before it is complete */
+					if (run.nchars >= n)
+					{
+						size_t		first = run.starts[(run.nchars - n) % ring];
+
+						rc = fn(arg, first, end - first);
+					}
+					run.starts[run.nchars % ring] = end;
+					run.nchars++;
+				}
 				else if (k != CP_MARK)
 					break;
 				end = j;
+				if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+					env->check_interrupts(env->ctx);
 			}
+			/* the last n-gram ends with the run; a short run is one token */
 			if (rc == TFP_OK)
-				rc = emit_ngrams(env, out, starts, nstarts, end, opts->ngram);
+			{
+				size_t		first = run.nchars <= n ? at :
+					run.starts[(run.nchars - n) % ring];
+
+				rc = fn(arg, first, end - first);
+			}
 		}
 		i = end;
 	}
-	if (starts)
-		env->free(env->ctx, starts);
 	return rc;
 }
 
-static tfp_status
-tokenize_icu(tfp_env *env, const char *text, size_t len, span_vec *out)
+/*
+ * The ICU tokenizer hands the whole text to ICU's word breaker, which works
+ * through it incrementally: every call of ubrk_next() yields one segment,
+ * and a cancel is answered between calls.  One call is long only when a
+ * segment is: ICU's dictionary engine segments a whole run of Han (or Kana,
+ * Thai, ...) at once, and the rules join some runs without spaces into one
+ * word ("a@b.c.d...").  So a run of more than ICU_MAX_RUN code points is
+ * cut: dictionary characters, or other characters without white space
+ * (combining and format characters join their run).  A cut forces a word
+ * boundary there, and only there; no text that has no such run (about
+ * 200 kB of Chinese without punctuation) is tokenized differently from the
+ * whole text at once.
+ */
+#define ICU_MAX_RUN 65536
+
+enum run_kind
+{
+	RUN_SPACE,
+	RUN_DICTIONARY,
+	RUN_OTHER,
+	RUN_JOINS					/* joins whatever run it follows */
+};
+
+static enum run_kind
+run_kind(uint32_t c)
 {
 	UErrorCode	status = U_ZERO_ERROR;
-	UText		ut = UTEXT_INITIALIZER;	/* on the stack: nothing to free */
-	int32_t		prev;
-	int32_t		pos;
+	int			wb;
+	UScriptCode sc;
+
+	if (c < 0x80)
+		return (c == ' ' || (c >= '\t' && c <= '\r')) ? RUN_SPACE : RUN_OTHER;
+	wb = u_getIntPropertyValue((UChar32) c, UCHAR_WORD_BREAK);
+	if (wb == U_WB_EXTEND || wb == U_WB_FORMAT || wb == U_WB_ZWJ)
+		return RUN_JOINS;
+	if (u_isUWhiteSpace((UChar32) c))
+		return RUN_SPACE;
+	sc = uscript_getScript((UChar32) c, &status);
+	if (sc == USCRIPT_HAN || sc == USCRIPT_HIRAGANA || sc == USCRIPT_KATAKANA ||
+		u_getIntPropertyValue((UChar32) c, UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT)
+		return RUN_DICTIONARY;
+	return RUN_OTHER;
+}
+
+/* Where the piece that starts at from ends: len, or inside a run of max_run. */
+static size_t
+icu_piece_end(tfp_env *env, const char *text, size_t len, size_t from, size_t max_run)
+{
+	const unsigned char *s = (const unsigned char *) text;
+	enum run_kind kind = RUN_SPACE;
+	size_t		run = 0;
+	size_t		i = from;
+	size_t		steps = 0;
+
+	while (i < len)
+	{
+		size_t		at = i;
+		enum run_kind k = run_kind(next_cp(s, &i));
+
+		if (k == RUN_JOINS)
+			k = kind;
+		if (k != kind || k == RUN_SPACE)
+			run = 0;
+		kind = k;
+		if (k != RUN_SPACE && ++run > max_run)
+			return at;
+		if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+			env->check_interrupts(env->ctx);
+	}
+	return len;
+}
+
+static tfp_status
+tokenize_icu(tfp_env *env, const char *text, size_t len, size_t max_run,
+			 tfp_token_fn fn, void *arg)
+{
+	UErrorCode	status = U_ZERO_ERROR;
+	size_t		from = 0;
 	size_t		steps = 0;
 	tfp_status	rc = TFP_OK;
 
@@ -261,41 +294,97 @@ tokenize_icu(tfp_env *env, const char *text, size_t len, span_vec *out)
 			return TFP_EICU;
 		}
 	}
-	utext_openUTF8(&ut, text, (int64_t) len, &status);
-	ubrk_setUText(word_breaker, &ut, &status);
-	if (U_FAILURE(status))
+	while (rc == TFP_OK && from < len)
 	{
-		env->icu_error = (int) status;
-		return TFP_EICU;
-	}
+		size_t		to = icu_piece_end(env, text, len, from, max_run);
+		UText		ut = UTEXT_INITIALIZER;	/* on the stack: nothing to free */
+		int32_t		prev;
+		int32_t		pos;
 
-	/* UTF-8 UText: boundaries are byte offsets.  Keep words, not spaces. */
-	prev = ubrk_first(word_breaker);
-	while (rc == TFP_OK && (pos = ubrk_next(word_breaker)) != UBRK_DONE)
-	{
-		if (ubrk_getRuleStatus(word_breaker) >= UBRK_WORD_NONE_LIMIT)
-			rc = span_push(env, out, (size_t) prev, (size_t) (pos - prev));
-		prev = pos;
-		if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+		status = U_ZERO_ERROR;
+		utext_openUTF8(&ut, text + from, (int64_t) (to - from), &status);
+		ubrk_setUText(word_breaker, &ut, &status);
+		if (U_FAILURE(status))
+		{
+			env->icu_error = (int) status;
+			return TFP_EICU;
+		}
+		/* UTF-8 UText: boundaries are byte offsets.  Keep words, not spaces. */
+		prev = ubrk_first(word_breaker);
+		while (rc == TFP_OK && (pos = ubrk_next(word_breaker)) != UBRK_DONE)
+		{
+			if (ubrk_getRuleStatus(word_breaker) >= UBRK_WORD_NONE_LIMIT)
+				rc = fn(arg, from + (size_t) prev, (size_t) (pos - prev));
+			prev = pos;
+			if (env->check_interrupts && ++steps % INTERRUPT_EVERY == 0)
+				env->check_interrupts(env->ctx);
+		}
+		utext_close(&ut);
+		from = to;
+		if (env->check_interrupts)
 			env->check_interrupts(env->ctx);
 	}
-	utext_close(&ut);
 	return rc;
+}
+
+tfp_status
+tfp_tokenize_runs(tfp_env *env, const tfp_options *opts, const char *text,
+				  size_t len, size_t max_run, tfp_token_fn fn, void *arg)
+{
+	if (len > UINT32_MAX)
+		return TFP_ETOOLONG;
+	if (max_run < 1)
+		max_run = 1;
+	if (opts->tokenizer == TFP_TOKENIZER_ICU)
+		return tokenize_icu(env, text, len, max_run, fn, arg);
+	return tokenize_ngram(env, opts, text, len, fn, arg);
+}
+
+tfp_status
+tfp_tokenize_stream(tfp_env *env, const tfp_options *opts, const char *text,
+					size_t len, tfp_token_fn fn, void *arg)
+{
+	return tfp_tokenize_runs(env, opts, text, len, ICU_MAX_RUN, fn, arg);
+}
+
+/* tfp_tokenize collects the stream into an array. */
+typedef struct span_vec
+{
+	tfp_env    *env;
+	tfp_span   *items;
+	size_t		n;
+	size_t		cap;
+} span_vec;
+
+static tfp_status
+span_push(void *arg, size_t off, size_t len)
+{
+	span_vec   *v = (span_vec *) arg;
+
+	if (v->n == v->cap)
+	{
+		size_t		ncap = v->cap ? v->cap * 2 : 64;
+		tfp_span   *nitems = tfp_grow(v->env, v->items, v->n * sizeof(tfp_span),
+									  ncap * sizeof(tfp_span));
+
+		if (nitems == NULL)
+			return TFP_ENOMEM;
+		v->items = nitems;
+		v->cap = ncap;
+	}
+	v->items[v->n].off = (uint32_t) off;
+	v->items[v->n].len = (uint32_t) len;
+	v->n++;
+	return TFP_OK;
 }
 
 tfp_status
 tfp_tokenize(tfp_env *env, const tfp_options *opts, const char *text,
 			 size_t len, tfp_span **tokens, size_t *ntokens)
 {
-	span_vec	out = {NULL, 0, 0};
-	tfp_status	rc;
+	span_vec	out = {env, NULL, 0, 0};
+	tfp_status	rc = tfp_tokenize_stream(env, opts, text, len, span_push, &out);
 
-	if (len > UINT32_MAX)
-		return TFP_ETOOLONG;
-	if (opts->tokenizer == TFP_TOKENIZER_ICU)
-		rc = tokenize_icu(env, text, len, &out);
-	else
-		rc = tokenize_ngram(env, opts, text, len, &out);
 	if (rc != TFP_OK)
 	{
 		if (out.items)

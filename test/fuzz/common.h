@@ -63,6 +63,7 @@ fuzz_env_init(tfp_env *env, fuzz_alloc *a)
 	memset(a, 0, sizeof(*a));
 	a->fail_after = -1;
 	env->alloc = fuzz_alloc_fn;
+	env->realloc = NULL;		/* the core copies: every allocation counted */
 	env->free = fuzz_free_fn;
 	env->check_interrupts = NULL;
 	env->ctx = a;

@@ -53,6 +53,8 @@ check_items(const uint8_t *body, size_t size, int k, bool kperm, uint64_t seed)
 {
 	size_t		n = size / 8;
 	size_t		u;
+	fuzz_alloc	a;
+	tfp_env		env;
 
 	if (n > MAX_ITEMS)
 		n = MAX_ITEMS;
@@ -81,7 +83,9 @@ check_items(const uint8_t *body, size_t size, int k, bool kperm, uint64_t seed)
 
 	/* exact Jaccard of the set and its first half */
 	memcpy(other, items, n * sizeof(uint64_t));
-	u = tfp_sort_unique_u64(other, n);
+	fuzz_env_init(&env, &a);
+	FUZZ_CHECK(tfp_sort_unique_u64(&env, other, n, &u) == TFP_OK);
+	FUZZ_CHECK(a.live == 0);
 	for (size_t i = 1; i < u; i++)
 		FUZZ_CHECK(other[i - 1] < other[i]);
 	{
@@ -91,7 +95,7 @@ check_items(const uint8_t *body, size_t size, int k, bool kperm, uint64_t seed)
 		double		j2;
 
 		memcpy(other + MAX_ITEMS, items, half * sizeof(uint64_t));
-		uh = tfp_sort_unique_u64(other + MAX_ITEMS, half);
+		FUZZ_CHECK(tfp_sort_unique_u64(&env, other + MAX_ITEMS, half, &uh) == TFP_OK);
 		j1 = tfp_set_jaccard(other, u, other + MAX_ITEMS, uh);
 		j2 = tfp_set_jaccard(other + MAX_ITEMS, uh, other, u);
 		FUZZ_CHECK(j1 == j2);
@@ -135,7 +139,7 @@ check_text(const uint8_t *body, size_t size, int k, bool kperm, uint64_t seed,
 	if (refuse)
 		a.fail_after = fail_after;
 	rc = tfp_minhash_text(&env, &opts, (const char *) body, size, k,
-						  kperm ? TFP_MINHASH_KPERM : TFP_MINHASH_OPH, sig_a);
+						  kperm ? TFP_MINHASH_KPERM : TFP_MINHASH_OPH, sig_a, NULL);
 	FUZZ_CHECK(a.live == 0);
 	if (refuse && a.refused > 0)
 		FUZZ_CHECK(rc == TFP_ENOMEM || rc == rc_ref);

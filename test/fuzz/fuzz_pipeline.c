@@ -147,7 +147,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	rc_dd = tfp_extract(&env, &opts, text, len, true, true, &dd);
 	rc_all = tfp_extract(&env, &opts, text, len, false, false, &all);
-	rc_sh = tfp_simhash_text(&env, &opts, text, len, &fp);
+	rc_sh = tfp_simhash_text(&env, &opts, text, len, &fp, NULL);
 
 	if (!valid)
 	{

@@ -4,7 +4,8 @@
 #   test/fuzz/run.sh [-b] [-t SECONDS] [TARGET...]
 #     -b          build only
 #     -t SECONDS  run time per target (default: $FUZZ_TIME or 60)
-#     TARGET      fuzz_pipeline, fuzz_hex, fuzz_minhash, fuzz_lsh (default: all)
+#     TARGET      fuzz_pipeline, fuzz_hex, fuzz_minhash, fuzz_formats, fuzz_pieces,
+#                 fuzz_lsh (default: all)
 #   test/fuzz/run.sh -r TARGET FILE...   re-run inputs (e.g. a crash-* file)
 #
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev).  Builds go
@@ -19,7 +20,7 @@ out=${FUZZ_OUT:-$here/build}
 time_per_target=${FUZZ_TIME:-60}
 build_only=0
 rerun=0
-all_targets=(fuzz_pipeline fuzz_hex fuzz_minhash fuzz_lsh)
+all_targets=(fuzz_pipeline fuzz_hex fuzz_minhash fuzz_formats fuzz_pieces fuzz_lsh)
 
 while getopts "bt:r" opt; do
 	case $opt in
@@ -133,6 +134,35 @@ seeds_fuzz_hex() {
 	printf '0123456789abcdeg' > "$d/bad_digit"
 	printf '0123456789abcdef0' > "$d/too_long"
 	printf '\000\001\002\003\004\005\006\007\010\011\012\013\014\015\016\017' > "$d/binary"
+}
+
+seeds_fuzz_formats() {
+	local d=$out/seeds/fuzz_formats
+	rm -rf "$d" && mkdir -p "$d"
+	printf '0123456789abcdef/7' > "$d/ball"
+	printf '0123456789ABCDEF/64' > "$d/ball_max"
+	printf '0123456789abcdef/65' > "$d/ball_range"
+	printf 'oph32:k=2:seed=-5:pipe=820db166:0000000100000002' > "$d/sig"
+	printf 'kperm32:k=1:seed=9223372036854775807:pipe=00000000:FFFFFFFF' > "$d/sig_kperm"
+	printf 'oph32:k=0:seed=0:pipe=00000000:' > "$d/sig_k0"
+	printf 'oph32:k=1025:seed=0:pipe=00000000:' > "$d/sig_k1025"
+	printf '\001\040\000\002\202\015\261\146\000\000\000\000\000\000\000\005\000\000\000\001\000\000\000\002' > "$d/sig_binary"
+	printf '\001\040\004\001' > "$d/sig_binary_short"
+	printf '0.5' > "$d/t_half"
+	printf 'NaN' > "$d/t_nan"
+	printf '%s' '-Infinity' > "$d/t_inf"
+	printf '1e400' > "$d/t_overflow"
+	printf '0x1p-1' > "$d/t_hex"
+}
+
+seeds_fuzz_pieces() {
+	local d=$out/seeds/fuzz_pieces
+	rm -rf "$d" && mkdir -p "$d"
+	#   piece flags
+	seed "$d" trad     '\010\001' '茶餘飯後，甚麼瞭解關係聯繫這個國家的經濟發展很快'
+	seed "$d" icu      '\020\002' '我们今天讨论系统管理软件包。Debian 的 apt-get 很好用，don'"'"'t 3.14'
+	seed "$d" marks    '\030\000' 'é naïve q̇x ﬁ Straße ﷺ á̂̃̄'
+	seed "$d" thai     '\014\002' 'ภาษาไทยง่ายนิดเดียว カタカナ はい'
 }
 
 seeds_fuzz_lsh() {

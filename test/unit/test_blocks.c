@@ -223,7 +223,7 @@ stats_pair_distances(void)
 	uint64_t	v[] = {0, 1, 3, UINT64_MAX};
 	double		cum[65];
 
-	CHECK_U64_EQ(tfp_pair_distances(v, 4, 100, cum), 6);
+	CHECK_U64_EQ(tfp_pair_distances(v, 4, 100, cum, NULL), 6);
 	/* distances 1, 2, 64, 1, 63, 62 */
 	CHECK(cum[0] == 0);
 	CHECK(fabs(cum[1] - 2.0 / 6) < 1e-12);
@@ -233,7 +233,7 @@ stats_pair_distances(void)
 	CHECK(fabs(cum[63] - 5.0 / 6) < 1e-12);
 	CHECK(cum[64] == 1);
 	/* no pairs */
-	CHECK_U64_EQ(tfp_pair_distances(v, 1, 100, cum), 0);
+	CHECK_U64_EQ(tfp_pair_distances(v, 1, 100, cum, NULL), 0);
 	CHECK(cum[64] == 0);
 	/* max_rows picks rows from all of v, not a periodic subset */
 	{
@@ -242,14 +242,14 @@ stats_pair_distances(void)
 
 		for (int i = 0; i < 1000; i++)
 			many[i] = (uint64_t) i;
-		CHECK_U64_EQ(tfp_pair_distances(many, 1000, 100, cum), 4950);
+		CHECK_U64_EQ(tfp_pair_distances(many, 1000, 100, cum, NULL), 4950);
 		for (int i = 0; i < 100; i++)
 			picked_late += many[i] >= 500;
 		CHECK(picked_late > 30 && picked_late < 70);
 		/* a period of 10 in the input does not align with the choice */
 		for (int i = 0; i < 1000; i++)
 			many[i] = (i % 10 == 0) ? 7 : UINT64_C(1) << (i % 64);
-		tfp_pair_distances(many, 1000, 100, cum);
+		tfp_pair_distances(many, 1000, 100, cum, NULL);
 		CHECK(cum[0] < 0.1);
 	}
 }

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unicode/ubrk.h>
+#include <unicode/utext.h>
+
 #include "tfp_core.h"
 #include "unit.h"
 
@@ -95,6 +98,7 @@ env_reset(void)
 	memset(&ca, 0, sizeof(ca));
 	ca.fail_after = -1;
 	env.alloc = counting_alloc_fn;
+	env.realloc = NULL;			/* the core copies: every allocation counted */
 	env.free = counting_free_fn;
 	env.check_interrupts = NULL;
 	env.ctx = &ca;
@@ -1250,11 +1254,11 @@ extract_bad_options_rejected(void)
 		o.ngram = bad_ngram[i];
 		CHECK(tfp_extract(&env, &o, S("x"), true, true, &fs) != TFP_OK);
 		CHECK(fs.items == NULL && fs.n == 0);
-		CHECK(tfp_simhash_text(&env, &o, S("x"), &h) != TFP_OK);
+		CHECK(tfp_simhash_text(&env, &o, S("x"), &h, NULL) != TFP_OK);
 		o = opts_default();
 		o.shingle = bad_shingle[i];
 		CHECK(tfp_extract(&env, &o, S("x"), true, true, &fs) != TFP_OK);
-		CHECK(tfp_simhash_text(&env, &o, S("x"), &h) != TFP_OK);
+		CHECK(tfp_simhash_text(&env, &o, S("x"), &h, NULL) != TFP_OK);
 	}
 	CHECK_U64_EQ(h, 7);			/* untouched on error */
 
@@ -1262,10 +1266,10 @@ extract_bad_options_rejected(void)
 	o = opts_default();
 	o.ngram = TFP_MAX_NGRAM;
 	o.shingle = TFP_MAX_SHINGLE;
-	CHECK_INT_EQ(tfp_simhash_text(&env, &o, S("x"), &h), TFP_OK);
+	CHECK_INT_EQ(tfp_simhash_text(&env, &o, S("x"), &h, NULL), TFP_OK);
 	o.ngram = 1;
 	o.shingle = 1;
-	CHECK_INT_EQ(tfp_simhash_text(&env, &o, S("x"), &h), TFP_OK);
+	CHECK_INT_EQ(tfp_simhash_text(&env, &o, S("x"), &h, NULL), TFP_OK);
 }
 
 static void
@@ -1325,7 +1329,7 @@ simhash_text_equals_manual_accumulation(void)
 			uint64_t	a = 1;
 			uint64_t	b = 2;
 
-			if (tfp_simhash_text(&env, &variants[v], texts[t], strlen(texts[t]), &a) != TFP_OK ||
+			if (tfp_simhash_text(&env, &variants[v], texts[t], strlen(texts[t]), &a, NULL) != TFP_OK ||
 				simhash_via_extract(&variants[v], texts[t], strlen(texts[t]), &b) != TFP_OK)
 				UNIT_FAIL("variant %zu text %zu: error", v, t);
 			else if (a != b)
@@ -1341,11 +1345,11 @@ simhash_text_equals_manual_accumulation(void)
 					b;
 
 		bin.weighting = TFP_WEIGHT_BINARY;
-		REQUIRE_INT_EQ(tfp_simhash_text(&env, &tf, S("one two three"), &a), TFP_OK);
-		REQUIRE_INT_EQ(tfp_simhash_text(&env, &bin, S("one two three"), &b), TFP_OK);
+		REQUIRE_INT_EQ(tfp_simhash_text(&env, &tf, S("one two three"), &a, NULL), TFP_OK);
+		REQUIRE_INT_EQ(tfp_simhash_text(&env, &bin, S("one two three"), &b, NULL), TFP_OK);
 		CHECK_U64_EQ(a, b);
 		/* "one" three times outweighs "two" and "three" on every bit */
-		REQUIRE_INT_EQ(tfp_simhash_text(&env, &tf, S("one one one two three"), &a), TFP_OK);
+		REQUIRE_INT_EQ(tfp_simhash_text(&env, &tf, S("one one one two three"), &a, NULL), TFP_OK);
 		CHECK_U64_EQ(a, tfp_hash(S("one"), 0));
 	}
 }
@@ -1471,7 +1475,7 @@ static void
 simhash_add_uniform(void)
 {
 	enum {N = 1000};
-	static tfp_feature items[N];
+	static uint64_t items[N];
 	const int64_t w = INT64_C(3) << TFP_WEIGHT_FRAC_BITS;
 	uint64_t	x = UINT64_C(0x9E3779B97F4A7C15);
 
@@ -1481,8 +1485,7 @@ simhash_add_uniform(void)
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		items[i].hash = (i % 5 == 0) ? ~UINT64_C(0) : x;
-		items[i].count = 1;
+		items[i] = (i % 5 == 0) ? ~UINT64_C(0) : x;
 	}
 	for (size_t n = 0; n <= N; n += (n < 300 ? 1 : 97))
 	{
@@ -1492,7 +1495,7 @@ simhash_add_uniform(void)
 		tfp_simhash_init(&one_by_one);
 		tfp_simhash_init(&batch);
 		for (size_t i = 0; i < n; i++)
-			REQUIRE_INT_EQ(tfp_simhash_add(&one_by_one, items[i].hash, w), TFP_OK);
+			REQUIRE_INT_EQ(tfp_simhash_add(&one_by_one, items[i], w), TFP_OK);
 		REQUIRE_INT_EQ(tfp_simhash_add_uniform(&batch, items, n, w, NULL), TFP_OK);
 		CHECK(memcmp(&one_by_one, &batch, sizeof(batch)) == 0);
 	}
@@ -1601,7 +1604,7 @@ simhash_empty_text_is_zero(void)
 	{
 		uint64_t	h = 1;
 
-		if (tfp_simhash_text(&env, &o, texts[i], strlen(texts[i]), &h) != TFP_OK)
+		if (tfp_simhash_text(&env, &o, texts[i], strlen(texts[i]), &h, NULL) != TFP_OK)
 			UNIT_FAIL("text %zu: error", i);
 		else if (h != 0)
 			UNIT_FAIL("text %zu: %016" PRIx64 ", want 0", i, h);
@@ -1610,7 +1613,7 @@ simhash_empty_text_is_zero(void)
 	{
 		uint64_t	h = 1;
 
-		CHECK_INT_EQ(tfp_simhash_text(&env, &o, S(""), &h), TFP_OK);
+		CHECK_INT_EQ(tfp_simhash_text(&env, &o, S(""), &h, NULL), TFP_OK);
 		CHECK_U64_EQ(h, 0);
 	}
 }
@@ -1687,7 +1690,7 @@ golden_check_columns(int first, int last)
 		{
 			tfp_options o = golden_options(c);
 			uint64_t	h = 0;
-			tfp_status	rc = tfp_simhash_text(&env, &o, golden[t].text, strlen(golden[t].text), &h);
+			tfp_status	rc = tfp_simhash_text(&env, &o, golden[t].text, strlen(golden[t].text), &h, NULL);
 
 			if (rc != TFP_OK)
 				UNIT_FAIL("golden text %zu (%s): error %d", t + 1, names[c], (int) rc);
@@ -1920,7 +1923,7 @@ error_invalid_utf8(void)
 		CHECK_INT_EQ(tfp_normalize(&env, bad[i], strlen(bad[i]), false, &out, &olen), TFP_EUTF8);
 		CHECK_INT_EQ(tfp_extract(&env, &o, bad[i], strlen(bad[i]), true, true, &fs), TFP_EUTF8);
 		CHECK(fs.items == NULL && fs.n == 0 && fs.text == NULL);
-		CHECK_INT_EQ(tfp_simhash_text(&env, &o, bad[i], strlen(bad[i]), &h), TFP_EUTF8);
+		CHECK_INT_EQ(tfp_simhash_text(&env, &o, bad[i], strlen(bad[i]), &h, NULL), TFP_EUTF8);
 	}
 	CHECK(out == NULL);
 	CHECK_U64_EQ(h, 5);
@@ -1942,9 +1945,9 @@ error_input_too_long(void)
 	memset(big, 'a', len);
 	CHECK_INT_EQ(tfp_normalize(&env, big, len, false, &out, &olen), TFP_ETOOLONG);
 	CHECK_INT_EQ(tfp_extract(&env, &o, big, len, true, true, &fs), TFP_ETOOLONG);
-	CHECK_INT_EQ(tfp_simhash_text(&env, &o, big, len, &h), TFP_ETOOLONG);
+	CHECK_INT_EQ(tfp_simhash_text(&env, &o, big, len, &h, NULL), TFP_ETOOLONG);
 	o.tokenizer = TFP_TOKENIZER_ICU;
-	CHECK_INT_EQ(tfp_simhash_text(&env, &o, big, len, &h), TFP_ETOOLONG);
+	CHECK_INT_EQ(tfp_simhash_text(&env, &o, big, len, &h, NULL), TFP_ETOOLONG);
 	CHECK_U64_EQ(h, 5);
 	CHECK_INT_EQ(ca.total, 0);	/* rejected before allocating */
 	free(big);
@@ -2022,7 +2025,7 @@ probe_simhash_text(const void *arg)
 	const pipeline_probe *p = arg;
 	uint64_t	h;
 
-	return tfp_simhash_text(&env, &p->opts, p->text, strlen(p->text), &h);
+	return tfp_simhash_text(&env, &p->opts, p->text, strlen(p->text), &h, NULL);
 }
 
 static tfp_status
@@ -2126,6 +2129,7 @@ error_allocation_failures(void)
 #include "test_blocks.c"
 #include "test_minhash.c"
 #include "test_lsh.c"
+#include "test_pieces.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2207,6 +2211,13 @@ static const unit_case cases[] = {
 	UNIT_CASE(lsh_choose_matches_datasketch),
 	UNIT_CASE(lsh_choose_with_budget),
 	UNIT_CASE(lsh_parse_params),
+	UNIT_CASE(pieces_normalize_equals_whole),
+	UNIT_CASE(pieces_simplify_phrases),
+	UNIT_CASE(pieces_icu_tokens_equal_whole),
+	UNIT_CASE(pieces_icu_long_run_is_cut),
+	UNIT_CASE(pieces_normalize_limit),
+	UNIT_CASE(pieces_feature_table_limit),
+	UNIT_CASE(pieces_radix_sort),
 };
 
 int

@@ -60,13 +60,22 @@ minhash_jaccard_needed_is_exact(void)
 	CHECK_INT_EQ(tfp_jaccard_needed(1.5, 128), 129);
 }
 
+/* tfp_sort_unique_u64's new length, or SIZE_MAX on an error */
+static size_t
+sort_unique(uint64_t *v, size_t n)
+{
+	size_t		m;
+
+	return tfp_sort_unique_u64(&env, v, n, &m) == TFP_OK ? m : SIZE_MAX;
+}
+
 static void
 minhash_set_jaccard_exact(void)
 {
 	uint64_t	a[] = {5, 1, 3, 3, 9, 1};
 	uint64_t	b[] = {3, 4, 5, UINT64_MAX};
-	size_t		na = tfp_sort_unique_u64(a, 6);
-	size_t		nb = tfp_sort_unique_u64(b, 4);
+	size_t		na = sort_unique(a, 6);
+	size_t		nb = sort_unique(b, 4);
 
 	REQUIRE_INT_EQ(na, 4);
 	CHECK_U64_EQ(a[0], 1);
@@ -78,17 +87,17 @@ minhash_set_jaccard_exact(void)
 	CHECK(tfp_set_jaccard(a, na, a, na) == 1.0);
 	CHECK(tfp_set_jaccard(a, 0, b, 0) == 1.0);
 	CHECK(tfp_set_jaccard(a, na, b, 0) == 0.0);
-	CHECK_INT_EQ(tfp_sort_unique_u64(a, 0), 0);
+	CHECK_INT_EQ(sort_unique(a, 0), 0);
 	/* the sorted fast path: sorted input kept, a repeat or a descent still sorts */
 	{
 		uint64_t	s[] = {1, 2, 7};
 		uint64_t	r[] = {1, 2, 2, 7};
 		uint64_t	d[] = {1, 7, 2};
 
-		CHECK_INT_EQ(tfp_sort_unique_u64(s, 3), 3);
-		CHECK_INT_EQ(tfp_sort_unique_u64(r, 4), 3);
+		CHECK_INT_EQ(sort_unique(s, 3), 3);
+		CHECK_INT_EQ(sort_unique(r, 4), 3);
 		CHECK_U64_EQ(r[2], 7);
-		CHECK_INT_EQ(tfp_sort_unique_u64(d, 3), 3);
+		CHECK_INT_EQ(sort_unique(d, 3), 3);
 		CHECK_U64_EQ(d[1], 2);
 		CHECK_U64_EQ(d[2], 7);
 	}
@@ -96,7 +105,7 @@ minhash_set_jaccard_exact(void)
 	{
 		uint64_t	g[] = {UINT64_MAX - 5, UINT64_MAX, 0, 3, 9};
 
-		CHECK_INT_EQ(tfp_sort_unique_u64(g, 5), 5);
+		CHECK_INT_EQ(sort_unique(g, 5), 5);
 		CHECK_U64_EQ(g[0], 0);
 		CHECK_U64_EQ(g[2], 9);
 		CHECK_U64_EQ(g[3], UINT64_MAX - 5);
@@ -374,7 +383,7 @@ minhash_text_matches_items(void)
 		items[i] = fs.items[i].hash;
 	for (int m = TFP_MINHASH_OPH; m <= TFP_MINHASH_KPERM; m++)
 	{
-		REQUIRE(tfp_minhash_text(&env, &o, doc, strlen(doc), 32, m, from_text) == TFP_OK);
+		REQUIRE(tfp_minhash_text(&env, &o, doc, strlen(doc), 32, m, from_text, NULL) == TFP_OK);
 		if (m == TFP_MINHASH_OPH)
 			mh_oph(items, fs.n, 32, 3, from_items);
 		else
@@ -395,7 +404,7 @@ minhash_pair_matches_counts(void)
 	static const uint32_t r4[4] = {7, 7, 7, 7};
 	const uint32_t *rows[5] = {r0, r1, r2, r3, r4};
 	double		share[5];
-	uint64_t	pairs = tfp_minhash_pair_matches(rows, 5, 4, 100, share);
+	uint64_t	pairs = tfp_minhash_pair_matches(rows, 5, 4, 100, share, NULL);
 
 	/* 10 pairs: 3 equal (4), 3 with r3 (2), 4 with r4 (0) */
 	REQUIRE_INT_EQ(pairs, 10);
@@ -408,11 +417,11 @@ minhash_pair_matches_counts(void)
 	{
 		double		again[5];
 
-		REQUIRE_INT_EQ(tfp_minhash_pair_matches(rows, 5, 4, 3, share), 3);
+		REQUIRE_INT_EQ(tfp_minhash_pair_matches(rows, 5, 4, 3, share, NULL), 3);
 		rows[0] = r0, rows[1] = r1, rows[2] = r2, rows[3] = r3, rows[4] = r4;
-		REQUIRE_INT_EQ(tfp_minhash_pair_matches(rows, 5, 4, 3, again), 3);
+		REQUIRE_INT_EQ(tfp_minhash_pair_matches(rows, 5, 4, 3, again, NULL), 3);
 		for (int c = 0; c <= 4; c++)
 			CHECK(share[c] == again[c]);
 	}
-	CHECK_INT_EQ(tfp_minhash_pair_matches(rows, 1, 4, 100, share), 0);
+	CHECK_INT_EQ(tfp_minhash_pair_matches(rows, 1, 4, 100, share, NULL), 0);
 }
