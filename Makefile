@@ -20,6 +20,7 @@ CORE_OBJS = \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
 	src/core/formats.o \
+	src/core/mih.o \
 	src/core/lsh.o
 
 OBJS = $(CORE_OBJS) \
@@ -42,6 +43,14 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_selfuncs.o \
 	src/selfuncs_common.o \
 	src/near_support.o \
+	src/mih.o \
+	src/mihbuild.o \
+	src/mihinsert.o \
+	src/mihscan.o \
+	src/mihvacuum.o \
+	src/mihwal.o \
+	src/mihcost.o \
+	src/mihvalidate.o \
 	src/lsh_query.o \
 	src/minhash_lsh.o \
 	src/minhash_lsh_selfuncs.o \
@@ -50,7 +59,9 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache compat_1_0 featureless minhash_lsh minhash_lsh_gin minhash_lsh_update
+	options_cache compat_1_0 featureless \
+	mih mih_options \
+	minhash_lsh minhash_lsh_gin minhash_lsh_update
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
@@ -84,7 +95,8 @@ installcheck-probe:
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
-test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c test/unit/test_lsh.c
+test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

@@ -51,15 +51,18 @@ SELECT count(*) AS rows, count(*) FILTER (WHERE fp = simhash(body) AND fp2 = sim
 FROM stored;
 
 -- textfp is trusted: a user without superuser installs the same 1.1 (the
--- update script's catalog change runs as the bootstrap superuser)
+-- update script's catalog change runs as the bootstrap superuser); SET ROLE
+-- rather than a new login, which a cluster's password rules may refuse
 \c contrib_regression
 SET client_min_messages = warning;
 DROP ROLE IF EXISTS textfp_plain_user;
 CREATE ROLE textfp_plain_user LOGIN;
 CREATE DATABASE textfp_trusted OWNER textfp_plain_user TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
-\c textfp_trusted textfp_plain_user
+\c textfp_trusted
+SET ROLE textfp_plain_user;
 SELECT rolsuper FROM pg_roles WHERE rolname = current_user;
 CREATE EXTENSION textfp;
+RESET ROLE;
 :objects \gset trusted_
 SELECT :'trusted_digest' = :'fresh_digest' AS same_objects_as_fresh;
 

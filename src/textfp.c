@@ -45,6 +45,7 @@ _PG_init(void)
 							 DEFAULT_JACCARD_THRESHOLD, 0.0, 1.0,
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
+	mih_init();					/* the mih access method's options and hooks */
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("textfp");
 #else

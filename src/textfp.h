@@ -207,6 +207,9 @@ extern bool textfp_null_if_featureless(text *value);
 extern void textfp_check_range(const char *name, int32 value, int32 lo, int32 hi);
 extern void textfp_bad_choice(const char *name, text *value, const char *valid) pg_attribute_noreturn();
 
+/* mih.c: the mih access method's reloptions and hooks, registered by _PG_init */
+extern void mih_init(void);
+
 /* textfp.c */
 extern int	textfp_hamming_threshold;
 extern double textfp_jaccard_threshold;

@@ -2,7 +2,8 @@
 -- exactness checks.
 --
 -- Query kinds:
---     r0 .. r6  SELECT count(*) FROM t WHERE fp <@ hamming_ball(q, r)
+--     r<N>      SELECT count(*) FROM t WHERE fp <@ hamming_ball(q, N), for each radius N of
+--               :radii (run.sh's RADII; 3 is always among them)
 --     knn1      SELECT array(SELECT fp <~> q FROM t ORDER BY fp <~> q LIMIT 1)
 --     knn10     the same with LIMIT 10
 -- Methods:
@@ -25,22 +26,29 @@
 -- check, and the scan nodes of its plan (EXPLAIN, untimed, just before) are recorded.  Pass 0
 -- (near query 1, r3 and knn1, every method that runs them) is a warm-up and is not reported.
 --
--- The reference answers for exactness (pass -2): the counts for r0..r6 from one pass over
--- each table computing fp <~> q for every (row, query) pair, a different operator and no
--- index; the KNN lists from the timed sequential knn10.  Then, untimed, fp % q (threshold 6)
--- and fp = q through each index, to compare with the r6 and r0 counts (% on the first
--- :knn_queries queries of each set, = on all).  Last, the plans the planner picks by itself
--- (nothing disabled) for query 1 of each set.
+-- The reference answers for exactness (pass -2): the counts for every radius of :radii and
+-- for :threshold from one pass over each table computing fp <~> q for every (row, query)
+-- pair, a different operator and no index; the KNN lists from the timed sequential knn10.
+-- Then, untimed, fp % q (textfp.hamming_threshold = :threshold) and fp = q through each
+-- index, to compare with the r<threshold> and r0 counts (% on the first :knn_queries
+-- queries of each set, = on all).  Last, the plans the planner picks by itself (nothing
+-- disabled) for query 1 of each set.
 --
--- psql variables: knn_queries; results, plans (output files).
+-- psql variables: knn_queries, radii, threshold; results, plans (output files).
 
 \set ON_ERROR_STOP on
 \pset pager off
 
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
-SET textfp.hamming_threshold = 6;
+SET textfp.hamming_threshold = :threshold;
 SET bench.knn_queries = :'knn_queries';
+
+-- the radii timed (3 always: the sequential scan's), and those the reference counts
+CREATE TABLE bench.radii AS
+SELECT DISTINCT r::int AS r FROM unnest(regexp_split_to_array(btrim(:'radii') || ' 3', '\s+')) r;
+CREATE TABLE bench.ref_radii AS
+SELECT r FROM bench.radii UNION SELECT current_setting('textfp.hamming_threshold')::int UNION SELECT 0;
 
 CREATE TABLE bench.results (
 	pass int, seq int, dataset text, qset text, qno int, kind text, method text,
@@ -102,7 +110,7 @@ CREATE PROCEDURE bench.run_dataset(ds text, pass int)
 LANGUAGE plpgsql AS $$
 DECLARE
 	kinds text[] := CASE WHEN pass = 0 THEN ARRAY['r3', 'knn1']
-		ELSE ARRAY['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'knn1', 'knn10'] END;
+		ELSE (SELECT array_agg('r' || r ORDER BY r) FROM bench.radii) || ARRAY['knn1', 'knn10'] END;
 	methods text[];
 	qr record;
 	ki int;
@@ -148,36 +156,34 @@ BEGIN
 END $$;
 
 \echo warm-up pass
-CALL bench.run_dataset('uniform', 0);
-CALL bench.run_dataset('clustered', 0);
-\echo timed pass: uniform
-CALL bench.run_dataset('uniform', 1);
-\echo timed pass: clustered
-CALL bench.run_dataset('clustered', 1);
+SELECT format('CALL bench.run_dataset(%L, 0)', d) FROM unnest(bench.dataset_list()) d
+\gexec
+\echo timed pass
+SELECT format('CALL bench.run_dataset(%L, 1)', d) FROM unnest(bench.dataset_list()) d
+\gexec
 
 \echo reference counts
 -- One pass over each table (the 2 * :queries queries held in memory, fp <~> q per pair),
--- a histogram of distances 0..6 per query, then cumulative: the count within radius r.
+-- a histogram of distances up to the largest radius per query, then cumulative: the count
+-- within radius r.
 CREATE TABLE bench.ref_hist (dataset text, qset text, qno int, d int, n bigint);
-INSERT INTO bench.ref_hist
-SELECT 'uniform', q.qset, q.qno, t.fp <~> q.q, count(*)
-FROM uniform_seq t, (SELECT * FROM bench.queries WHERE dataset = 'uniform' OFFSET 0) q
-WHERE t.fp <~> q.q <= 6
-GROUP BY 1, 2, 3, 4;
-INSERT INTO bench.ref_hist
-SELECT 'clustered', q.qset, q.qno, t.fp <~> q.q, count(*)
-FROM clustered_seq t, (SELECT * FROM bench.queries WHERE dataset = 'clustered' OFFSET 0) q
-WHERE t.fp <~> q.q <= 6
-GROUP BY 1, 2, 3, 4;
+SELECT format($q$
+	INSERT INTO bench.ref_hist
+	SELECT %1$L, q.qset, q.qno, t.fp <~> q.q, count(*)
+	FROM %2$I t, (SELECT * FROM bench.queries WHERE dataset = %1$L OFFSET 0) q
+	WHERE t.fp <~> q.q <= (SELECT max(r) FROM bench.ref_radii)
+	GROUP BY 1, 2, 3, 4$q$, d, d || '_seq')
+FROM unnest(bench.dataset_list()) d
+\gexec
 INSERT INTO bench.results
 SELECT -2, NULL, q.dataset, q.qset, q.qno, 'r' || r, 'ref', NULL,
 	(SELECT coalesce(sum(n), 0) FROM bench.ref_hist h
 	 WHERE (h.dataset, h.qset, h.qno) = (q.dataset, q.qset, q.qno) AND h.d <= r)::text,
 	'Seq Scan'
-FROM bench.queries q, generate_series(0, 6) r;
+FROM bench.queries q, bench.ref_radii;
 
 \echo exactness-only checks
--- % and = through each index (compared with the r6 and r0 counts)
+-- % and = through each index (compared with the r<threshold> and r0 counts)
 SET enable_seqscan = off;
 INSERT INTO bench.results
 SELECT -1, NULL, q.dataset, q.qset, q.qno, k, m, NULL,
@@ -191,7 +197,8 @@ RESET enable_seqscan;
 CREATE TABLE bench.default_plans AS
 SELECT q.dataset, q.qset, k AS kind, m AS method,
 	bench.scan_nodes(bench.query_sql(q.dataset || '_' || m, k, q.q)) AS plan
-FROM bench.queries q, unnest('{r0,r1,r2,r3,r4,r5,r6,knn1,knn10}'::text[]) k,
+FROM bench.queries q,
+	unnest((SELECT array_agg('r' || r ORDER BY r) FROM bench.radii) || '{knn1,knn10}'::text[]) k,
 	(SELECT method, knn FROM bench.methods) x(m, knn)
 WHERE q.qno = 1 AND (k !~ '^knn' OR x.knn);
 

@@ -46,7 +46,7 @@ CREATE PROCEDURE bench.record_sizes(stage text)
 LANGUAGE sql AS $$
 	INSERT INTO bench.sizes
 	SELECT stage, d, m, c.relname, pg_relation_size(c.oid), c.reltuples::bigint
-	FROM unnest(ARRAY['uniform', 'clustered']) d,
+	FROM unnest(bench.dataset_list()) d,
 		(SELECT 'seq' UNION ALL SELECT method FROM bench.methods) x(m),
 		pg_class c
 	WHERE c.relname IN (d || '_' || m, d || '_' || m || '_fp')
@@ -57,7 +57,7 @@ DECLARE
 	ds text;
 	m record;
 BEGIN
-	FOREACH ds IN ARRAY ARRAY['uniform', 'clustered'] LOOP
+	FOREACH ds IN ARRAY bench.dataset_list() LOOP
 		FOR m IN SELECT method, using_clause FROM bench.methods ORDER BY ord LOOP
 			RAISE NOTICE 'building the % index on %', m.method, ds;
 			CALL bench.timed('build', ds, m.method, format('CREATE INDEX %I ON %I USING %s',
@@ -67,7 +67,7 @@ BEGIN
 END $$;
 
 SELECT format('VACUUM (ANALYZE) %s', string_agg(format('%I', d || '_' || method), ', ' ORDER BY d, ord))
-FROM unnest(ARRAY['uniform', 'clustered']) d, bench.methods
+FROM unnest(bench.dataset_list()) d, bench.methods
 \gexec
 CALL bench.record_sizes('build');
 

@@ -23,32 +23,34 @@ use TextfpBench qw(read_tsv median);
 
 my $dir = shift // die "usage: $0 OUTDIR\n";
 
-my @DATASETS = qw(uniform clustered);
 my @QSETS    = qw(near far);
-my @KINDS    = qw(r0 r1 r2 r3 r4 r5 r6 knn1 knn10);
-my @RADII    = qw(r0 r1 r2 r3 r4 r5 r6);
 my %QSET_DESC = (
 	near => 'a row\'s fingerprint with 1 or 2 bits flipped',
-	far  => '64 random bits, no near neighbour',
+	far  => '64 random bits, no near neighbour (text-like: a document not in the table)',
 );
 my %DS_DESC = (
 	uniform   => 'uniform random fingerprints',
 	clustered => 'planted families of near duplicates',
+	textlike  => 'simhash of bench/corpus\'s text-like documents',
 );
 
-# What a method is called in the report: gin is blocks = 4, the opclass default.
+# What a method is called in the report: gin is blocks = 4, the opclass default; mih's m is
+# chosen from the table's size unless given.
 sub name {
 	my ($m) = @_;
-	return {seq => 'seq scan', gist => 'GiST', spgist => 'SP-GiST', gin => 'GIN (blocks 4)'}->{$m}
-		// ($m =~ /^gin(\d+)$/ ? "GIN (blocks $1)" : $m);
+	return {seq => 'seq scan', gist => 'GiST', spgist => 'SP-GiST', gin => 'GIN (blocks 4)', mih => 'mih'}->{$m}
+		// ($m =~ /^gin(\d+)$/ ? "GIN (blocks $1)" : $m =~ /^mih(\d+)$/ ? "mih (m = $1)" : $m);
 }
 
 sub is_gin { return $_[0] =~ /^gin\d*$/ }
+sub is_mih { return $_[0] =~ /^mih\d*$/ }
 
 # The targets of a method, for the near queries: [kind, target, stretch].  GIN answers no KNN;
-# its point is radius queries far faster than the trees'.
+# its point is radius queries far faster than the trees'.  mih's targets are in a section of
+# their own (issue 13), over all queries.
 sub targets {
 	my ($m) = @_;
+	return () if is_mih($m);
 	return is_gin($m) ? (['r3', 200, 500]) : (['r3', 20, 100], ['knn1', 20, 100], ['knn10', 20, 100]);
 }
 
@@ -109,6 +111,13 @@ while (<$mfh>) {
 }
 close $mfh;
 
+# Runs before RADII and DATASETS were parameters: radii 0..6, threshold 6, two data sets.
+my @DATASETS = split ' ', ($meta{datasets} // 'uniform clustered');
+my $THRESHOLD = $meta{threshold} // 6;
+my %radius = map { $_ => 1 } 3, split ' ', ($meta{radii} // '0 1 2 3 4 5 6');
+my @RADII = map { "r$_" } sort { $a <=> $b } keys %radius;
+my @KINDS = (@RADII, qw(knn1 knn10));
+
 my @results = read_tsv("$dir/results.tsv");
 my @defplans = -e "$dir/default_plans.tsv" ? read_tsv("$dir/default_plans.tsv") : ();
 my @timings = -e "$dir/timings.tsv" ? read_tsv("$dir/timings.tsv") : ();
@@ -143,7 +152,7 @@ for my $r (@results) {
 sub reference {
 	my ($q, $k) = @_;
 	return ($q->{$k}{ref}{result}, 'reference') if $k =~ /^r\d+$/ && $q->{$k}{ref};
-	return ($q->{r6}{ref}{result}, 'reference r6') if $k eq 'pct' && $q->{r6}{ref};
+	return ($q->{"r$THRESHOLD"}{ref}{result}, "reference r$THRESHOLD") if $k eq 'pct' && $q->{"r$THRESHOLD"}{ref};
 	return ($q->{r0}{ref}{result}, 'reference r0') if $k eq 'eq' && $q->{r0}{ref};
 	my $knn = $q->{knn10} && $q->{knn10}{seq} or return;
 	return ($knn->{result}, 'seq knn10') if $k eq 'knn10';
@@ -227,7 +236,10 @@ my $minutes = defined $meta{started} && defined $meta{ended}
 print "# Exact Hamming search: ", join(', ', map { name($_) } @INDEXES), "; run of $meta{date}\n\n";
 print "- Machine: $meta{cpu}, nproc $meta{nproc}, $meta{mem}; $meta{kernel}; load average ",
 	"$meta{load} at start, ", $meta{load_end} // '?', " at end\n";
-print "- Server: ", $meta{server} // '?', "; $meta{settings}\n";
+print "- Server: ", $meta{server} // '?', "; ", $meta{server_settings} // $meta{settings},
+	(($meta{bench_server} // '') eq 'existing' ? ' (an existing server, BENCH_SERVER=existing)' : ''), "\n";
+print "- Data sets: ", join(', ', map { "$_ ($DS_DESC{$_})" } @DATASETS),
+	($meta{textlike_corpus} ? "; corpus file $meta{textlike_corpus}" : ''), "\n";
 print "- Rows: $meta{rows} per data set; $meta{queries} near and $meta{queries} far queries per data set ",
 	"(KNN-10, far KNN-1 and the `%` check on the first ", $meta{knn_queries} // '?', " of each); ",
 	"insert test $meta{insert_rows} rows\n";
@@ -243,7 +255,8 @@ print "- Commit $meta{commit}", ($meta{src_changes} ? " (plus uncommitted change
 		: ''), "\n";
 print "- Run time: $minutes min (load ", $meta{phase_load_s} // '?', ' s, builds ', $meta{phase_build_s} // '?',
 	' s, queries ', $meta{phase_queries_s} // '?', ' s, joins ', $meta{phase_join_s} // '?',
-	' s, inserts ', $meta{phase_insert_s} // '?', " s)\n\n";
+	' s, inserts ', $meta{phase_insert_s} // '?', " s",
+	(defined $meta{phase_textlike_s} ? ", text-like fingerprints $meta{phase_textlike_s} s" : ''), ")\n\n";
 
 # --- exactness summary -------------------------------------------------------------
 
@@ -262,13 +275,13 @@ if (@mismatch) {
 	print 'All answers equal the reference: ',
 		join(', ', map { name($_) . ' ' . ($compared{$_} // 0) } @INDEXES, 'seq'),
 		" query answers", ($jcompared ? " and $jcompared join counts" : ''), " compared. References: ",
-		"the counts within radius 0..6 from one unindexed pass computing `fp <~> q` for every row and ",
+		"the counts within each radius from one unindexed pass computing `fp <~> q` for every row and ",
 		"query; the KNN-1 and KNN-10 distance lists from the sequential scan's KNN-10. Compared: every ",
 		"timed index answer, the sequential scan's radius 3 counts, and, untimed, `fp % q` (threshold ",
-		"6) and `fp = q` through each index against the radius 6 and radius 0 counts",
+		"$THRESHOLD) and `fp = q` through each index against the radius $THRESHOLD and radius 0 counts",
 		($jcompared ? "; each self-join's count over the checked outer rows against an unindexed " .
-			"reference (`<~>` on the pairs that share one of 7 exact blocks, see Joins), and the timed " .
-			"joins' counts across methods" : ''), ".\n\n";
+			"reference (`<~>` over every pair, a sequential scan per outer row, see Joins), and the " .
+			"timed joins' counts across methods" : ''), ".\n\n";
 }
 for my $m (@INDEXES) {
 	printf "**Warning**: %d %s runs were planned without the index.\n\n", $plan_wrong{$m}, name($m)
@@ -377,7 +390,7 @@ print "Medians over the queries of each run's wall time (plpgsql `EXECUTE`, plan
 	"every query (its cost does not depend on the radius or on k); its median over the same queries is ",
 	"the seq column, and speedup = seq median / index median. \"n\" = queries run; \"answer\" = median ",
 	"count (radius) or median distance of the k-th nearest row (KNN), from the reference. \"-\": not run ",
-	"(GIN answers no KNN). The 90th percentiles and the plans are in the next section.\n\n";
+	"(GIN and mih answer no KNN). The 90th percentiles and the plans are in the next section.\n\n";
 my $mhead = join(' | ', map { name($_) } @INDEXES);
 my $malign = join('', map { '---:|' } @INDEXES);
 for my $ds (@DATASETS) {
@@ -386,12 +399,12 @@ for my $ds (@DATASETS) {
 		my @near = @{$nearest{$ds}{$qs} // []};
 		my %hist;
 		$hist{$_}++ for @near;
-		my @r6 = map { (reference($run{$ds}{$qs}{$_}, 'r6'))[0] // () } keys %{$run{$ds}{$qs}};
+		my @rt = map { (reference($run{$ds}{$qs}{$_}, "r$THRESHOLD"))[0] // () } keys %{$run{$ds}{$qs}};
 		printf "**%s (%s), %s queries** (%d queries: %s. Nearest row at distance %s (%d queries with a " .
-			"KNN run); no row within 6 bits for %d of %d)\n\n",
+			"KNN run); no row within %d bits for %d of %d)\n\n",
 			$ds, $DS_DESC{$ds}, $qs, scalar(keys %{$run{$ds}{$qs}}), $QSET_DESC{$qs},
 			join(', ', map { "$_: $hist{$_}" } sort { $a <=> $b } keys %hist), scalar @near,
-			scalar(grep { $_ == 0 } @r6), scalar @r6;
+			$THRESHOLD, scalar(grep { $_ == 0 } @rt), scalar @rt;
 		print "| query | n | answer | seq ms | $mhead |\n";
 		print "|---|---:|---:|---:|$malign\n";
 		for my $k (@KINDS) {
@@ -406,7 +419,7 @@ for my $ds (@DATASETS) {
 	}
 }
 
-print "## Radius 0..6 speedup\n\n";
+print "## Speedup by radius\n\n";
 print "Speedup over the sequential scan (its radius 3 median / the index's median over the same queries), ",
 	"by radius.\n\n";
 for my $ds (@DATASETS) {
@@ -469,7 +482,14 @@ print "\n";
 
 # --- joins -----------------------------------------------------------------------
 
-my %JOIN_LABEL = (pct => '`b.fp % a.fp` (within 6)', r3 => '`b.fp <@ hamming_ball(a.fp, 3)`');
+# A timed join's wall time extrapolated to every row as outer row, in minutes.
+sub join_minutes {
+	my ($j) = @_;
+	return undef unless length($j->{pairs} // '') && $j->{outer_rows} > 0;
+	return $j->{ms} / 1000 / 60 * $meta{rows} / $j->{outer_rows};
+}
+
+my %JOIN_LABEL = (pct => "`b.fp % a.fp` (within $THRESHOLD)", r3 => '`b.fp <@ hamming_ball(a.fp, 3)`');
 if (%jtimed || %jcheck) {
 	print "## Joins\n\n";
 	print "`SELECT count(*) FROM t a JOIN t b ON <condition> AND a.id < b.id WHERE a.id <= <outer rows>` ",
@@ -477,8 +497,10 @@ if (%jtimed || %jcheck) {
 		"pair counted once. Plan as the planner chose it (nothing disabled unless marked forced: then with ",
 		"enable_seqscan off), from EXPLAIN without ANALYZE; \"estimate\" = the planner's rows for the join ",
 		"node, set against the actual count.\n\n";
-	print "| data set | join | index | outer rows | s (wall) | s (CPU) | pairs | outer rows/s | estimate | estimate / actual | plan |\n";
-	print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
+	print "\"all rows\" extrapolates the wall time to every row of the table as outer row ",
+		"($meta{rows}), in minutes.\n\n";
+	print "| data set | join | index | outer rows | s (wall) | s (CPU) | pairs | outer rows/s | all rows, min | estimate | estimate / actual | plan |\n";
+	print "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
 	for my $ds (@DATASETS) {
 		for my $op (qw(pct r3)) {
 			for my $m (@INDEXES) {
@@ -486,7 +508,8 @@ if (%jtimed || %jcheck) {
 				my $ran = length $j->{pairs};
 				print '| ', join(' | ', $ds, $JOIN_LABEL{$op}, name($m), $j->{outer_rows},
 					($ran ? (sprintf('%.1f', $j->{ms} / 1000), fmt_cpu_s($j, '%.1f'), $j->{pairs},
-						sprintf('%.0f', $j->{outer_rows} / ($j->{ms} / 1000))) : ('not run') x 4),
+						sprintf('%.0f', $j->{outer_rows} / ($j->{ms} / 1000)),
+						sprintf('%.1f', join_minutes($j))) : ('not run') x 5),
 					sprintf('%.0f', $j->{est_rows}),
 					($ran && $j->{pairs} > 0 ? fmt_x($j->{est_rows} / $j->{pairs}) : 'n/a'),
 					"`$j->{plan}`" . ($j->{forced} eq 't' ? ' (forced)' : '')), " |\n";
@@ -498,9 +521,7 @@ if (%jtimed || %jcheck) {
 	if (@ref) {
 		print "Exactness: the same joins on the first $ref[0]{outer_rows} outer rows (untimed) against a ",
 			"reference computed on the table without an index, per data set: `a.fp <~> b.fp` (a different ",
-			"operator) on the pairs that agree exactly on one of 7 blocks of the 64 bits, which every pair ",
-			"within 6 bits does (pigeonhole); 7 hash joins in plain bigint arithmetic (plan: ",
-			"$ref[0]{plan}).\n\n";
+			"operator) over every pair, a sequential scan per outer row (plan: $ref[0]{plan}).\n\n";
 		my %checked = map { my $d = $_; map { %{$jcheck{$d}{$_} // {}} } keys %{$jcheck{$d}} } keys %jcheck;
 		my @cm = grep { $checked{$_} } @INDEXES;
 		print "| data set | join | reference pairs | reference s | ", join(' | ', map { name($_) } @cm), " |\n";
@@ -542,6 +563,92 @@ if (%{$timing{insert} // {}}) {
 				($f ? sprintf('%.2f', $f->{ms} / 1000) : ''),
 				($f ? sprintf('%.0f', $t->{rows} / (($t->{ms} + $f->{ms}) / 1000)) : ''),
 				($m eq 'seq' ? '' : sprintf('%.1f', ($size{insert}{$ds}{$m}{index} // 0) / 1048576));
+		}
+	}
+	print "\n";
+}
+
+if (%{$timing{single} // {}} || %{$timing{single_sync} // {}}) {
+	print "### Single-row commits\n\n";
+	print "Then rows one `INSERT` and one `COMMIT` each, from a procedure in the server (no client round ",
+		"trip): $meta{single_rows} with `synchronous_commit = off`, then ", $meta{single_rows_sync} // 0,
+		" with it on, where each commit waits for its WAL flush (fdatasync), which bounds every table ",
+		"alike on this machine.\n\n";
+	print "| data set | index | rows/s, synchronous_commit off | x no index | rows/s, synchronous_commit on | x no index |\n";
+	print "|---|---|---:|---:|---:|---:|\n";
+	for my $ds (@DATASETS) {
+		my ($b0, $b1) = ($timing{single}{$ds}{seq}, $timing{single_sync}{$ds}{seq});
+		for my $m ('seq', @INDEXES) {
+			my ($t0, $t1) = ($timing{single}{$ds}{$m}, $timing{single_sync}{$ds}{$m});
+			next unless $t0 || $t1;
+			my $rate = sub { my ($t) = @_; return $t && $t->{ms} > 0 ? $t->{rows} / ($t->{ms} / 1000) : undef };
+			my $fmt = sub { my ($v, $f) = @_; return defined $v ? sprintf($f, $v) : 'n/a' };
+			printf "| %s | %s | %s | %s | %s | %s |\n", $ds, ($m eq 'seq' ? 'none' : name($m)),
+				$fmt->($rate->($t0), '%.0f'),
+				$fmt->(defined $rate->($t0) && defined $rate->($b0) ? $rate->($b0) / $rate->($t0) : undef, '%.1f'),
+				$fmt->($rate->($t1), '%.0f'),
+				$fmt->(defined $rate->($t1) && defined $rate->($b1) ? $rate->($b1) / $rate->($t1) : undef, '%.1f');
+		}
+	}
+	print "\n(\"x no index\": how many times longer than the same inserts into the table without an index.)\n\n";
+}
+
+# --- the mih targets (issue 13) ------------------------------------------------------
+
+my @MIH = grep { is_mih($_) } @INDEXES;
+if (@MIH) {
+	my $big = $meta{rows} >= 10_000_000;
+	my $xtarget = $big ? 300 : 100;
+	my $at_1m = $meta{rows} == 1_000_000;
+	print "## mih targets\n\n";
+	print "Issue 13's targets, for every data set and both query sets. Speedup = the sequential scan's median ",
+		"over the same queries / the index's median (as above). Default threshold (radius $THRESHOLD): at least ",
+		"100x at 1M rows, 300x at 10M (this run: $meta{rows} rows, target ${xtarget}x); radius 3: at least ",
+		"GIN's (blocks 4) speedup of the same run; build at most 10 s and index at most 2.5x the table at 1M ",
+		"rows; inserts at least 20,000 rows/s; the self-join at the threshold in at most 15 minutes ",
+		"(extrapolated from the timed outer rows).", ($at_1m || $big ? '' : ' Build time and size targets are stated for 1M rows.'),
+		"\n\n";
+	print "| data set | index | target | measured | met |\n|---|---|---|---:|---|\n";
+	my $row = sub { printf "| %s | %s | %s | %s | %s |\n", @_ };
+	for my $ds (@DATASETS) {
+		for my $m (@MIH) {
+			for my $qs (@QSETS) {
+				my $s = $stat{$ds}{$qs}{"r$THRESHOLD"}{$m} or next;
+				$row->($ds, name($m), "radius $THRESHOLD, $qs queries, >= ${xtarget}x", fmt_x($s->{x}) .
+					' (' . fmt_ms($s->{med}) . ' ms)', defined $s->{x} && $s->{x} >= $xtarget && !@mismatch ? 'yes' : 'no');
+			}
+			for my $qs (@QSETS) {
+				my $s = $stat{$ds}{$qs}{r3}{$m} or next;
+				my $g = $stat{$ds}{$qs}{r3}{gin};
+				$row->($ds, name($m), "radius 3, $qs queries, >= GIN's " . ($g ? fmt_x($g->{x}) : 'n/a'),
+					fmt_x($s->{x}), $g && defined $s->{x} && defined $g->{x} ? ($s->{x} >= $g->{x} ? 'yes' : 'no') : 'n/a');
+			}
+			if (my $t = $timing{build}{$ds}{$m}) {
+				$row->($ds, name($m), 'build <= 10 s', sprintf('%.1f s', $t->{ms} / 1000),
+					$at_1m ? ($t->{ms} <= 10000 ? 'yes' : 'no') : 'n/a (not 1M rows)');
+			}
+			for my $stage (qw(build insert)) {
+				my ($ib, $tb) = ($size{$stage}{$ds}{$m}{index}, $size{$stage}{$ds}{$m}{table});
+				next unless $ib && $tb;
+				$row->($ds, name($m), "size <= 2.5x the table (after the $stage)", sprintf('%.2fx (%.0f / %.0f MB)',
+					$ib / $tb, $ib / 1048576, $tb / 1048576), $ib <= 2.5 * $tb ? 'yes' : 'no');
+			}
+			for my $what (qw(insert single single_sync)) {
+				my $t = $timing{$what}{$ds}{$m} or next;
+				my $rate = $t->{ms} > 0 ? $t->{rows} / ($t->{ms} / 1000) : 0;
+				my $label = {insert => 'INSERT ... SELECT', single => 'single-row commits, synchronous_commit off',
+					single_sync => 'single-row commits, synchronous_commit on'}->{$what};
+				my $base = $timing{$what}{$ds}{seq};
+				my $brate = $base && $base->{ms} > 0 ? $base->{rows} / ($base->{ms} / 1000) : undef;
+				$row->($ds, name($m), "$label >= 20,000 rows/s", sprintf('%.0f rows/s', $rate) .
+					(defined $brate ? sprintf(' (no index: %.0f)', $brate) : ''), $rate >= 20000 ? 'yes' : 'no');
+			}
+			if (my $j = $jtimed{$ds}{pct}{$m}) {
+				my $min = join_minutes($j);
+				$row->($ds, name($m), "self-join at radius $THRESHOLD <= 15 min", defined $min ?
+					sprintf('%.1f min (%d outer rows in %.0f s, %s pairs)', $min, $j->{outer_rows}, $j->{ms} / 1000, $j->{pairs})
+					: 'not run', defined $min && $min <= 15 ? 'yes' : 'no');
+			}
 		}
 	}
 	print "\n";

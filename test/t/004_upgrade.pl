@@ -174,5 +174,16 @@ like($stderr, qr/does not exist/, 'keep: has no 1.1 functions');
 ($ret, $stdout, $stderr) = $node->psql('upd', 'CREATE TABLE e2 (fp simhash64, EXCLUDE USING gist (fp WITH %))');
 like($stderr, qr/is not commutative/, 'upd: % can no longer make an exclusion constraint');
 
+# 1.1's index access method mih: in the updated database, answering the
+# simhash64 queries as a scan does (issue 13); not in the one left at 1.0
+$node->safe_psql('upd', 'CREATE INDEX docs_mih ON docs USING mih (fp)');
+my $only_mih = 'BEGIN; DROP INDEX docs_btree, docs_hash, docs_gist, docs_spgist, docs_gin; SET enable_seqscan = off;';
+like($node->safe_psql('upd', "$only_mih EXPLAIN (COSTS OFF) $queries[0]; ROLLBACK"),
+	qr/Bitmap Index Scan on docs_mih/, 'upd: a mih index serves %');
+is_deeply([ map { $node->safe_psql('upd', "$only_mih $_; ROLLBACK") } @queries[0 .. 2] ],
+	[ @{ answers('upd', 'seqscan') }[0 .. 2] ], 'upd: a mih index answers as a scan');
+($ret, $stdout, $stderr) = $node->psql('keep', 'CREATE INDEX ON docs USING mih (fp)');
+like($stderr, qr/access method "mih" does not exist/, 'keep: has no mih');
+
 $node->stop;
 done_testing();

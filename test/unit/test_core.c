@@ -2130,6 +2130,7 @@ error_allocation_failures(void)
 #include "test_minhash.c"
 #include "test_lsh.c"
 #include "test_pieces.c"
+#include "test_mih.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2218,6 +2219,12 @@ static const unit_case cases[] = {
 	UNIT_CASE(pieces_normalize_limit),
 	UNIT_CASE(pieces_feature_table_limit),
 	UNIT_CASE(pieces_radix_sort),
+	UNIT_CASE(mih_layout_covers_all_bits),
+	UNIT_CASE(mih_ball_size_is_binomial_sum),
+	UNIT_CASE(mih_plan_covers_radius),
+	UNIT_CASE(mih_probes_find_every_answer_once),
+	UNIT_CASE(mih_verify_kernels_agree),
+	UNIT_CASE(mih_choose_m_shrinks_with_rows),
 };
 
 int
