@@ -18,7 +18,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-: "${PG_CONFIG:?set PG_CONFIG to the server's pg_config}"
+: "${PG_CONFIG:?set PG_CONFIG to the pg_config of the server}"
 SIGLENS=${SIGLENS:-256 1024}
 THRESHOLDS=${THRESHOLDS:-0.3 0.5 0.8}
 QUERIES=${QUERIES:-20}
