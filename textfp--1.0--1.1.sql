@@ -192,7 +192,7 @@ COMMENT ON OPERATOR CLASS mih_simhash64_ops USING mih
 COMMENT ON OPERATOR FAMILY mih_simhash64_ops USING mih
 	IS 'operators a mih index on simhash64 answers: =, %, <@ hamming_ball';
 
--- ===== minhash LSH bands =====
+-- ===== minhash LSH bands (issue 14) =====
 -- Band keys of minhash signatures, the S-curve and the choice of a banding,
 -- the lsh_query type with its @@ operators (band semantics, every parameter
 -- in the value, so IMMUTABLE), planner estimates for them, and the GIN class
