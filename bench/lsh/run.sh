@@ -41,7 +41,7 @@ set -euo pipefail
 
 lsh_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$lsh_dir/../.." && pwd)
-SETS=${SETS:-"s3,3,0.28,44,1,10,13 s2,2,0.28,44,1,10,13 s3h,3,0.35,46,2,4,13"}
+SETS=${SETS:-"s3,3,0.3,44,1,10,13 s2,2,0.28,44,1,10,13 s3h,3,0.35,46,2,4,13"}
 BANDINGS=${BANDINGS:-"42,3,1 25,5,1 20,5,1 32,4,1 32,4,2 16,8,1 56,2,3 64,2,3 40,1,8 44,1,10 48,1,11 46,2,4"}
 SAMPLE=${SAMPLE:-2000}
 SCURVE_PAIRS=${SCURVE_PAIRS:-5000}
