@@ -53,14 +53,13 @@ SET bench.session_map = :'session_map';
 SELECT :'session_map' = '1' AS session_map \gset
 \if :session_map
 CREATE EXTENSION IF NOT EXISTS pageinspect;
-\endif
-
--- Reads every page of a relation through shared buffers in this backend (SESSION_MAP).
+-- Reads every page of a relation through shared buffers in this backend.
 CREATE FUNCTION bench.map_pages(rel regclass) RETURNS bigint
 LANGUAGE sql AS $$
 	SELECT count(length(get_raw_page(rel::text, b::int)))
 	FROM generate_series(0, pg_relation_size(rel) / current_setting('block_size')::int - 1) b
 $$;
+\endif
 
 -- the radii timed (3 always: the sequential scan's), and those the reference counts
 CREATE TABLE bench.radii AS
