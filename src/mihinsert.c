@@ -195,7 +195,7 @@ insert_some(Relation index, const MihMeta *meta, int table, const MihEntry *e, i
 {
 	const tfp_mih_layout *l = &meta->layout;
 	uint32		v = tfp_mih_substring(l, table, e[0].code);
-	BlockNumber blk = mih_bucket_page(index, meta, table, v);
+	BlockNumber blk = mih_dir_lookup(index, meta, table, v);
 
 	for (;;)
 	{
