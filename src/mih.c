@@ -261,10 +261,17 @@ mih_get_meta(Relation index)
 		}
 		meta.build_rows = (double) mp->build_rows;
 		meta.fillfactor = (int) mp->fillfactor;
-		meta.dircache = NULL;
 		UnlockReleaseBuffer(buf);
 
-		index->rd_amcache = MemoryContextAlloc(index->rd_indexcxt, sizeof(MihMeta));
+		/*
+		 * The directory copy in the same chunk: a relcache rebuild frees
+		 * rd_amcache alone, and a copy of its own would stay behind until the
+		 * entry is destroyed, up to 1 MB each time.
+		 */
+		index->rd_amcache = MemoryContextAllocZero(index->rd_indexcxt,
+												   MAXALIGN(sizeof(MihMeta)) +
+												   sizeof(BlockNumber) * meta.layout.offset[meta.layout.m]);
+		meta.dircache = (BlockNumber *) ((char *) index->rd_amcache + MAXALIGN(sizeof(MihMeta)));
 		memcpy(index->rd_amcache, &meta, sizeof(MihMeta));
 	}
 	return (const MihMeta *) index->rd_amcache;
@@ -340,17 +347,10 @@ mih_dir_entry(Relation index, Page dpage, BlockNumber dblk, int table, uint32 v)
 	return blk;
 }
 
-/* The backend's copy of the directory (see MihMeta), allocated on first use. */
+/* The backend's copy of the directory (see MihMeta). */
 BlockNumber *
 mih_dircache(Relation index, const MihMeta *meta)
 {
-	if (meta->dircache == NULL)
-	{
-		/* meta lives in rd_amcache, which this backend alone uses */
-		((MihMeta *) meta)->dircache = (BlockNumber *)
-			MemoryContextAllocZero(index->rd_indexcxt,
-								   sizeof(BlockNumber) * meta->layout.offset[meta->layout.m]);
-	}
 	return meta->dircache;
 }
 

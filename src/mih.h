@@ -120,9 +120,10 @@ typedef struct MihMetaPageData
 
 /*
  * What every operation needs from the metapage; cached in rd_amcache.  With
- * it, the backend's copy of the directory (dircache, a block per bucket of
- * every table, 0 for not read yet; allocated on first use: 4 bytes a bucket,
- * 1 MB at most): an entry can only be stale after a split, and a stale entry
+ * it, in the same chunk (freed with it when the relcache entry is rebuilt),
+ * the backend's copy of the directory (dircache, a block per bucket of every
+ * table, 0 for not read yet: 4 bytes a bucket, 1 MB at most): an entry can
+ * only be stale after a split, and a stale entry
  * names a page whose own range no longer holds the bucket, which every
  * reader checks before it trusts the page (mih_page_covers), asking the
  * directory again then.  A rebuild makes a new relcache entry, and a new copy.
