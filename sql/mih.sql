@@ -148,7 +148,7 @@ SELECT * FROM compare('after emptying');
 -- the table's count (NULLs too, as ANALYZE does)
 DELETE FROM m WHERE id = 2;
 INSERT INTO m SELECT * FROM m_all WHERE id = 2;
-VACUUM m;
+VACUUM (INDEX_CLEANUP ON) m;
 SELECT reltuples = (SELECT count(*) FROM m WHERE fp IS NOT NULL) AS reltuples_rows
 FROM pg_class WHERE relname = 'm_mih';
 VACUUM m;
