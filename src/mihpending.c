@@ -76,6 +76,8 @@ static MihPendingIndex *pending = NULL;
 static int	npending = 0;
 /* executors of INSERT ... ON CONFLICT started and not ended (or failed) */
 static int	upserts_running = 0;
+/* the library was loaded in this transaction, maybe by a running executor */
+static bool loaded_in_xact = false;
 
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 static ExecutorEnd_hook_type prev_ExecutorEnd = NULL;
@@ -254,7 +256,7 @@ mih_pend(Relation index, const MihEntry *e, bool own)
 bool
 mih_upsert_running(void)
 {
-	return upserts_running > 0;
+	return upserts_running > 0 || loaded_in_xact;
 }
 
 /*
@@ -366,6 +368,7 @@ mih_xact_callback(XactEvent event, void *arg)
 		case XACT_EVENT_PARALLEL_ABORT:
 			forget_pending();
 			upserts_running = 0;
+			loaded_in_xact = false;
 			break;
 		default:
 			break;
@@ -395,6 +398,13 @@ mih_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
 void
 mih_init_pending(void)
 {
+	/*
+	 * Loaded while an executor starts (the first use of textfp in a session
+	 * can be the opening of an INSERT ... ON CONFLICT's indexes), that
+	 * executor passed the hook: count an upsert as running until the
+	 * transaction ends.
+	 */
+	loaded_in_xact = IsTransactionState();
 	prev_ExecutorStart = ExecutorStart_hook;
 	ExecutorStart_hook = mih_executor_start;
 	prev_ExecutorEnd = ExecutorEnd_hook;

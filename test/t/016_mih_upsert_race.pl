@@ -49,17 +49,21 @@ CREATE TABLE t (k text, fp simhash64) WITH (autovacuum_enabled = off);
 INSERT INTO t VALUES ('base', '1111111111111111');
 CREATE INDEX t_mih ON t USING mih (fp);
 CREATE UNIQUE INDEX t_k ON t (gate(k));
+CREATE TABLE b_rows AS SELECT * FROM (VALUES ('aaaa', 'aaaaaaaaaaaaaaaa'::simhash64),
+                                             ('zzzz', 'eeeeeeeeeeeeeeee'::simhash64)) v (k, fp);
 });
 
 my $locker = $node->background_psql('postgres');
 $locker->query_safe('SELECT pg_advisory_lock(1), pg_advisory_lock(2)');
 
+# B's statement is the first of its session to use textfp (no literal, no
+# function of it): the library is loaded while the statement's executor starts
 my $b = $node->background_psql('postgres', on_error_stop => 0);
 $b->query_safe(q{SET app.gate = 'on'; SET app.n = '0';});
 my $bpid = $b->query_safe('SELECT pg_backend_pid()');
 $b->query_until(qr/started/, q{
 \echo started
-INSERT INTO t VALUES ('aaaa', 'aaaaaaaaaaaaaaaa'), ('zzzz', 'eeeeeeeeeeeeeeee') ON CONFLICT DO NOTHING;
+INSERT INTO t SELECT * FROM b_rows ORDER BY k ON CONFLICT DO NOTHING;
 });
 
 my $waiting = "SELECT count(*) = 1 FROM pg_locks WHERE pid = $bpid AND locktype = 'advisory' AND NOT granted AND objid = %d";
