@@ -237,8 +237,7 @@ extern void mih_build_empty(Relation index);
 extern char *mih_build_phase_name(int64 phasenum);
 
 /* mihinsert.c */
-extern void mih_init_pending(void);
-extern void mih_flush_pending(Oid indexoid);
+extern void mih_insert_entries(Relation index, MihEntry *e, int n);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull,
 					   ItemPointer ht_ctid, Relation heapRel,
 					   IndexUniqueCheck checkUnique,
@@ -246,6 +245,12 @@ extern bool mih_insert(Relation index, Datum *values, bool *isnull,
 					   bool indexUnchanged,
 #endif
 					   IndexInfo *indexInfo);
+
+/* mihpending.c */
+extern void mih_init_pending(void);
+extern void mih_flush_pending(Oid indexoid);
+extern void mih_pend(Relation index, const MihEntry *e, bool own);
+extern bool mih_upsert_running(void);
 
 /* mihscan.c */
 extern IndexScanDesc mih_begin_scan(Relation index, int nkeys, int norderbys);
