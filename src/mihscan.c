@@ -474,7 +474,7 @@ mih_get_bitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	double		rows;
 
 	pgstat_count_index_scan(index);
-	/* this backend's own pending rows first (mihinsert.c) */
+	/* this backend's own pending rows first (mihpending.c) */
 	mih_flush_pending(RelationGetRelid(index));
 	so->total = 0;
 	so->ntids = 0;
