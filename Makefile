@@ -20,7 +20,8 @@ CORE_OBJS = \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
 	src/core/formats.o \
-	src/core/mih.o
+	src/core/mih.o \
+	src/core/exact.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -49,7 +50,9 @@ OBJS = $(CORE_OBJS) \
 	src/mihvacuum.o \
 	src/mihwal.o \
 	src/mihcost.o \
-	src/mihvalidate.o
+	src/mihvalidate.o \
+	src/dedup.o \
+	src/exact.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
