@@ -61,6 +61,11 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	mih mih_options dedup textfp_exact
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
+# Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
+# near-duplicate trigger.  make installcheck runs them after REGRESS.
+ISOLATION = dedup_simhash dedup_minhash dedup_modes
+ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
+
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
 # own, after the main tests (make installcheck-probe), so that a regression
 # that takes the server down fails only them.
@@ -100,4 +105,4 @@ test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit
 unittest: test/unit/test_core
 	test/unit/test_core
 
-EXTRA_CLEAN = test/unit/test_core results regression.diffs regression.out tmp_check log
+EXTRA_CLEAN = test/unit/test_core results regression.diffs regression.out tmp_check log output_iso

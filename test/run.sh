@@ -6,10 +6,11 @@
 #
 # Installs missing build and test dependencies (apt), builds and installs the
 # extension, then runs the C unit tests (make unittest), the pg_regress tests
-# (make installcheck in a throwaway cluster made by pg_virtualenv) and the TAP
+# (make installcheck in a throwaway cluster made by pg_virtualenv, which also
+# runs the isolation specs in specs/ with pg_isolation_regress) and the TAP
 # tests in test/t/ (prove, as an unprivileged user, since initdb refuses root).
 #
-# Every unit case, regression test and TAP file counts as one test.  The last
+# Every unit case, regression test, isolation spec and TAP file counts as one test.  The last
 # line of output is always "N passed, M failed", and the exit status is
 # non-zero when anything failed, including the build or a step that ran no
 # tests at all.
@@ -286,7 +287,7 @@ regress_list()
 {
 	pgmake -s -f Makefile -f - print-regress-list <<'EOF' 2>/dev/null
 print-regress-list:
-	@echo $(REGRESS) $(PROBE_REGRESS)
+	@echo $(REGRESS) $(PROBE_REGRESS) $(ISOLATION)
 EOF
 }
 
@@ -309,6 +310,7 @@ free_port()
 if [ "$BUILD_OK" = 1 ]; then
 	step "regression tests: pg_virtualenv make installcheck"
 	rm -f regression.diffs regression.out
+	rm -rf output_iso
 	# -t: a private temporary cluster even as root (as root pg_virtualenv
 	# otherwise uses /etc/postgresql/15/regress, and two runs collide).
 	# TAP_TESTS= : should the Makefile ever turn TAP tests on, installcheck
@@ -367,6 +369,10 @@ if [ "$BUILD_OK" = 1 ]; then
 	if [ -s regression.diffs ]; then
 		step "regression.diffs"
 		show_head 2000 regression.diffs
+	fi
+	if [ -s output_iso/regression.diffs ]; then
+		step "output_iso/regression.diffs (isolation specs)"
+		show_head 2000 output_iso/regression.diffs
 	fi
 else
 	step "regression tests: skipped, the build failed"
