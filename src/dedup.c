@@ -72,7 +72,12 @@
 
 #define DEDUP_MAX_SCOPE		8		/* scope columns */
 #define DEDUP_MAX_RADIUS	(TFP_BLOCKS_MAX - 1)	/* r + 1 blocks */
-#define DEDUP_DEFAULT_ESCALATE 64	/* rows of one transaction before the scope lock */
+/*
+ * Without an escalate argument, a transaction takes the exclusive (table,
+ * scope) lock once its rows would have taken this many keys: the shared lock
+ * table holds about 64 x max_connections locks in all.
+ */
+#define DEDUP_LOCK_BUDGET	256
 #define DEDUP_MAX_ESCALATE	1000000
 #define DEDUP_MAX_ARGS		11		/* minhash(text, featureless, k, ...): 11 */
 
@@ -508,7 +513,21 @@ build_config(DedupConfig *c, TriggerData *td)
 			bad_trigger(c, psprintf("threshold of a minhash_sig fingerprint is a Jaccard estimate above 0 and at most 1, got \"%s\".",
 									threshold), NULL);
 	}
-	c->escalate = escalate ? int_arg(c, "escalate", escalate) : DEDUP_DEFAULT_ESCALATE;
+	if (escalate)
+		c->escalate = int_arg(c, "escalate", escalate);
+	else
+	{
+		int			keys = c->radius + 1;
+
+		if (c->minhash)
+		{
+			int			k = pipe.k ? int_arg(c, "k", pipe.k) : 128;
+
+			k = Max(1, Min(k, TFP_MINHASH_K_MAX));
+			keys = k - tfp_jaccard_needed(c->jaccard, k) + 1;
+		}
+		c->escalate = Max(1, DEDUP_LOCK_BUDGET / Max(keys, 1));
+	}
 	if (c->escalate < 0 || c->escalate > DEDUP_MAX_ESCALATE)
 		bad_trigger(c, psprintf("escalate must be between 0 and %d rows, got %d.", DEDUP_MAX_ESCALATE, c->escalate), NULL);
 
