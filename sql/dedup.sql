@@ -137,6 +137,14 @@ SET textfp.jaccard_threshold = 1;
 SELECT try($$INSERT INTO mh SELECT 5, body FROM src WHERE n = 5$$);
 RESET textfp.jaccard_threshold;
 
+-- locks=pairs: finer lock keys, the same answers
+CREATE TABLE paired (id int PRIMARY KEY, body text, fp simhash64);
+CREATE INDEX ON paired USING mih (fp);
+CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON paired FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10', 'locks=pairs');
+INSERT INTO paired SELECT n, body FROM src WHERE n IN (1, 3, 4);
+SELECT try($$INSERT INTO paired SELECT 6, body FROM src WHERE n = 6$$);
+
 -- identifiers quoted, values as parameters, whatever the search_path
 CREATE SCHEMA "Odd Schema";
 CREATE TABLE "Odd Schema"."My Posts" ("Post Id" text PRIMARY KEY, "Body; DROP TABLE src" text, "F P" simhash64, "Site""s" text);
@@ -185,6 +193,9 @@ DROP TRIGGER t10 ON bad;
 CREATE TRIGGER t11 AFTER INSERT OR UPDATE ON bad FOR EACH ROW EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3');
 INSERT INTO bad (id, body) VALUES (1, 'x');
 DROP TRIGGER t11 ON bad;
+CREATE TRIGGER t13 BEFORE INSERT OR UPDATE ON bad FOR EACH ROW EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=31', 'locks=pairs');
+INSERT INTO bad (id, body) VALUES (1, 'x');
+DROP TRIGGER t13 ON bad;
 SELECT textfp_dedup();
 -- dropping the index is noticed at the next call
 CREATE TRIGGER t12 BEFORE INSERT OR UPDATE ON bad FOR EACH ROW EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3');

@@ -101,6 +101,7 @@ typedef struct DedupConfig
 	int			radius;			/* SimHash: largest Hamming distance rejected */
 	double		jaccard;		/* MinHash: least Jaccard estimate rejected */
 	int			escalate;
+	bool		pair_keys;		/* SimHash: keys on pairs of r + 2 blocks */
 	AttrNumber	text_att;
 	AttrNumber	fp_att;
 	AttrNumber	key_att;
@@ -378,7 +379,8 @@ build_config(DedupConfig *c, TriggerData *td)
 			   *scope = NULL,
 			   *mode = NULL,
 			   *threshold = NULL,
-			   *escalate = NULL;
+			   *escalate = NULL,
+			   *locks = NULL;
 	char	   *nsp;
 	Oid			fptype;
 	Oid			balltype;
@@ -428,6 +430,7 @@ build_config(DedupConfig *c, TriggerData *td)
 		ARG("mode", mode);
 		ARG("threshold", threshold);
 		ARG("escalate", escalate);
+		ARG("locks", locks);
 		ARG("ngram", pipe.ngram);
 		ARG("shingle", pipe.shingle);
 		ARG("tokenizer", pipe.tokenizer);
@@ -513,11 +516,23 @@ build_config(DedupConfig *c, TriggerData *td)
 			bad_trigger(c, psprintf("threshold of a minhash_sig fingerprint is a Jaccard estimate above 0 and at most 1, got \"%s\".",
 									threshold), NULL);
 	}
+	if (locks == NULL || strcmp(locks, "blocks") == 0)
+		c->pair_keys = false;
+	else if (strcmp(locks, "pairs") == 0)
+	{
+		if (c->minhash)
+			bad_trigger(c, "locks=pairs is for simhash64 fingerprints.", NULL);
+		if (c->radius + 2 > TFP_BLOCKS_MAX)
+			bad_trigger(c, psprintf("locks=pairs takes a threshold up to %d.", TFP_BLOCKS_MAX - 2), NULL);
+		c->pair_keys = true;
+	}
+	else
+		bad_trigger(c, psprintf("invalid locks \"%s\".", locks), "Valid values are blocks and pairs.");
 	if (escalate)
 		c->escalate = int_arg(c, "escalate", escalate);
 	else
 	{
-		int			keys = c->radius + 1;
+		int			keys = c->pair_keys ? (c->radius + 2) * (c->radius + 1) / 2 : c->radius + 1;
 
 		if (c->minhash)
 		{
@@ -716,7 +731,8 @@ count_row(Oid relid)
 
 /*
  * Locks every key a near duplicate of fp would share.  Two fingerprints
- * within r bits agree exactly on one of r + 1 blocks; two signatures with at
+ * within r bits agree exactly on one of r + 1 blocks (or on two of r + 2,
+ * with locks=pairs: finer keys, more of them); two signatures with at
  * least c equal positions of k agree on one of the first k - c + 1.  So two
  * near rows always want one same exclusive key, and the later waits for the
  * earlier's transaction to end.
@@ -739,6 +755,18 @@ take_locks(const DedupConfig *c, uint32 scope, Datum fp)
 
 		if (c->radius == 0)
 			keys[n++] = block_key(scope, 64, (uint32) (v >> 32)) ^ (uint32) v;
+		else if (c->pair_keys)
+		{
+			/* r + 2 blocks: a near pair agrees on two, so on some pair of them */
+			tfp_blocks	b;
+			int			m = c->radius + 2;
+
+			tfp_blocks_init(&b, m);
+			for (int i = 0; i < m; i++)
+				for (int j = i + 1; j < m; j++)
+					keys[n++] = block_key(scope, 100 + i * TFP_BLOCKS_MAX + j,
+										  (tfp_block_value(&b, i, v) << b.width[j]) | tfp_block_value(&b, j, v));
+		}
 		else
 		{
 			tfp_blocks	b;

@@ -7,14 +7,15 @@
 # The texts inserted are bench/corpus's generated documents (make_textlike.pl, no planted
 # families, no templates; DOCS of them), split by language and by size (under or over 2,500
 # bytes).  The 1M rows already in both tables are fingerprints only (no text stored):
-# simhash(..., featureless => 'null') of 80 tokens drawn from the same documents' token
-# stream (words for English, characters for Chinese), so the index holds text-like values.
+# simhash(..., featureless => 'null') of 80 tokens, four runs of 20 from random places in the
+# same documents' token stream (words for English, characters for Chinese), so the index
+# holds text-like values.
 #
 #   guarded: fp simhash64 with a mih index and the trigger at the default threshold
 #            (textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10',
 #            'mode=skip'); skip so that a near duplicate among the documents ends nothing)
 #   plain:   fp simhash64 with a unique btree, filled by INSERT ... SELECT body,
-#            simhash(body, 'null')
+#            simhash(body, 'null') ... ON CONFLICT (fp) DO NOTHING (exact duplicates skipped)
 #
 # Each run is pgbench, one row per transaction, READ COMMITTED, the documents taken in
 # turn from a sequence (no text twice).  Reported: rows/s, the ratio guarded/plain, rows
@@ -25,16 +26,16 @@
 #   PGHOST=/tmp PGPORT=5432 bash bench/dedup/run.sh
 #   pg_virtualenv -t bash bench/dedup/run.sh         (a throwaway cluster; as root)
 # Environment: ROWS (prefilled rows, default 1000000), DOCS (documents generated, default
-# 12000), ROWS_1 (rows per single-session run, default 300), ROWS_8 (rows per client of the
-# 8-session runs, default 80), SERVER_LOG (path of the server log, for lock waits).
+# 30000), ROWS_1 (rows per single-session run, default 1000), ROWS_8 (rows per client of the
+# 8-session runs, default 250), SERVER_LOG (path of the server log, for lock waits).
 set -euo pipefail
 
 dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$dir/../.." && pwd)
 ROWS=${ROWS:-1000000}
-DOCS=${DOCS:-12000}
-ROWS_1=${ROWS_1:-300}
-ROWS_8=${ROWS_8:-80}
+DOCS=${DOCS:-30000}
+ROWS_1=${ROWS_1:-1000}
+ROWS_8=${ROWS_8:-250}
 out=$repo/bench/out/dedup-$(date -u +%Y%m%dT%H%M%S)
 mkdir -p "$out"
 psql=(psql -X -q -v ON_ERROR_STOP=1)
@@ -46,34 +47,33 @@ if [[ ! -s $docs ]]; then
 	N=$DOCS FAMILY_SHARE=0 TEMPLATE_SHARE=0 perl "$repo/bench/corpus/make_textlike.pl" > "$docs.part"
 	mv "$docs.part" "$docs"
 fi
-# the prefill: ROWS texts of 80 tokens drawn from the documents' token stream
+prefilled=$("${psql[@]}" -At -c "SELECT count(*) FROM dd_guarded WHERE body IS NULL" 2>/dev/null || echo 0)
+if [[ $prefilled != "$ROWS" ]]; then
+# the prefill: ROWS texts of 80 tokens, four runs of 20 consecutive tokens from random places
+# in the last 2,500 documents' token stream (words for English, characters for Chinese)
 perl -CSD -e '
 	use strict; srand(15);
 	my (%tok);
 	open my $f, "<", $ARGV[0] or die;
 	while (<$f>) {
+		next if $. <= $ARGV[2] - 2500;	# the last documents: the runs insert the first ones
 		chomp; my @c = split /\t/;
 		my ($lang, $body) = ($c[1], $c[8]);
-		$body =~ s/\\[nt]/ /g;
+		$body =~ s/\\./ /g;
 		push @{ $tok{$lang} }, $lang eq "zh" ? grep { /\S/ } split(//, $body) : split(/\s+/, $body);
-		last if $. > 3000;
 	}
 	my @langs = sort keys %tok;
 	for my $i (1 .. $ARGV[1]) {
-		my $t = $tok{ $langs[ $i % @langs ] };
-		my $sep = $langs[ $i % @langs ] eq "zh" ? "" : " ";
-		print join($sep, map { $t->[ int(rand(@$t)) ] } 1 .. 80), "\n";
-	}' "$docs" "$ROWS" > "$out/prefill.txt"
+		my $lang = $langs[ $i % @langs ];
+		my $t = $tok{$lang};
+		my $sep = $lang eq "zh" ? "" : " ";
+		print join($sep, map { my $o = int(rand(@$t - 20)); @$t[ $o .. $o + 19 ] } 1 .. 4), "\n";
+	}' "$docs" "$ROWS" "$DOCS" > "$out/prefill.txt"
 
 "${psql[@]}" <<SQL
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS textfp;
-DROP TABLE IF EXISTS dd_docs, dd_prefill, dd_guarded, dd_plain, dd_copy_plain, dd_copy_guarded;
-CREATE TABLE dd_docs (id bigint, lang text, site int, family bigint, role text, edit text,
-	strength int, published_at timestamptz, body text);
-\copy dd_docs FROM '$docs'
-ALTER TABLE dd_docs ADD COLUMN grp text;
-UPDATE dd_docs SET grp = lang || CASE WHEN octet_length(body) < 2500 THEN '_1k' ELSE '_5k' END;
+DROP TABLE IF EXISTS dd_prefill, dd_guarded, dd_plain, dd_copy_plain;
 CREATE TABLE dd_prefill (body text);
 \copy dd_prefill FROM '$out/prefill.txt'
 CREATE TABLE dd_guarded (id bigserial PRIMARY KEY, body text, fp simhash64);
@@ -85,9 +85,23 @@ CREATE INDEX dd_guarded_fp ON dd_guarded USING mih (fp);
 CREATE UNIQUE INDEX dd_plain_fp ON dd_plain (fp);
 CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON dd_guarded FOR EACH ROW
 	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10', 'mode=skip');
-VACUUM ANALYZE dd_docs, dd_guarded, dd_plain;
+VACUUM ANALYZE dd_guarded, dd_plain;
 SQL
 rm -f "$out/prefill.txt"
+fi
+# the documents inserted
+"${psql[@]}" <<SQL
+DROP TABLE IF EXISTS dd_docs;
+CREATE TABLE dd_docs (id bigint, lang text, site int, family bigint, role text, edit text,
+	strength int, published_at timestamptz, body text);
+\copy dd_docs FROM '$docs'
+ALTER TABLE dd_docs ADD COLUMN grp text;
+UPDATE dd_docs SET grp = lang || CASE WHEN octet_length(body) < 2500 THEN '_1k' ELSE '_5k' END;
+VACUUM ANALYZE dd_docs;
+SQL
+# the rows of earlier runs go; the prefill stays (REUSE: a table of ROWS prefilled rows is kept)
+"${psql[@]}" -c "DELETE FROM dd_guarded WHERE body IS NOT NULL" -c "DELETE FROM dd_plain WHERE body IS NOT NULL" \
+	-c "DROP TABLE IF EXISTS dd_copy_plain" -c "VACUUM ANALYZE dd_guarded, dd_plain"
 
 "${psql[@]}" -At -F $'\t' -c "SELECT grp, count(*), round(avg(octet_length(body))) FROM dd_docs GROUP BY 1 ORDER BY 1" \
 	> "$out/groups.tsv"
@@ -104,16 +118,16 @@ run() {
 		SELECT row_number() OVER (ORDER BY id) AS n, body FROM dd_docs WHERE grp = '$grp';
 		CREATE UNIQUE INDEX ON dd_pick_$grp (n)"
 	if [[ $table == guarded ]]; then
-		echo "INSERT INTO dd_guarded (body) SELECT body FROM dd_pick_$grp WHERE n = nextval('$seq');" > "$f"
+		echo "INSERT INTO dd_guarded (body) SELECT body FROM dd_pick_$grp WHERE n = (SELECT nextval('$seq'));" > "$f"
 	else
-		echo "INSERT INTO dd_plain (body, fp) SELECT body, simhash(body, 'null') FROM dd_pick_$grp WHERE n = nextval('$seq');" > "$f"
+		echo "INSERT INTO dd_plain (body, fp) SELECT body, simhash(body, 'null') FROM dd_pick_$grp WHERE n = (SELECT nextval('$seq')) ON CONFLICT (fp) DO NOTHING;" > "$f"
 	fi
 	before=$("${psql[@]}" -At -c "SELECT count(*) FROM dd_$table")
 	waits=n/a
 	[[ -n ${SERVER_LOG:-} && -r ${SERVER_LOG:-} ]] && log=$(wc -l < "$SERVER_LOG")
 	PGOPTIONS="-c deadlock_timeout=10ms -c log_lock_waits=on" \
 		pgbench -n -c "$clients" -j "$clients" -t "$tx" --max-tries=10 --failures-detailed -f "$f" \
-		> "$out/$table-$grp-$clients.out" 2>&1
+		> "$out/$table-$grp-$clients.out" 2>&1 || echo "pgbench failed: $out/$table-$grp-$clients.out" >&2
 	after=$("${psql[@]}" -At -c "SELECT count(*) FROM dd_$table")
 	if [[ -n ${log:-} ]]; then
 		waits=$(tail -n +"$((log + 1))" "$SERVER_LOG" | grep -c 'still waiting for .* on advisory lock' || true)
