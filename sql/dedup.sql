@@ -157,6 +157,30 @@ SELECT public.try($$INSERT INTO "My Posts" VALUES ('b', 'Storm closes the harbou
 RESET search_path;
 SELECT count(*) FROM src;
 
+-- a writer with INSERT privilege only is guarded, and row-level security does not hide duplicates
+CREATE ROLE regress_dedup_writer;
+CREATE TABLE secret (id serial PRIMARY KEY, owner text DEFAULT current_user, body text, fp simhash64);
+CREATE INDEX ON secret USING mih (fp);
+CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON secret FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10');
+INSERT INTO secret (body) SELECT body FROM src WHERE n = 1;
+ALTER TABLE secret ENABLE ROW LEVEL SECURITY;
+CREATE POLICY mine ON secret USING (owner = current_user) WITH CHECK (true);
+GRANT INSERT ON secret TO regress_dedup_writer;
+GRANT USAGE ON SEQUENCE secret_id_seq TO regress_dedup_writer;
+SET ROLE regress_dedup_writer;
+INSERT INTO secret (body) SELECT 'a text of its own about the harbour museum and its new wing, opening in May';
+INSERT INTO secret (body) VALUES ('Storm closes the harbour bridge for two days while engineers inspect cables damaged by high winds overnight!');
+RESET ROLE;
+GRANT SELECT ON secret TO regress_dedup_writer;
+SET ROLE regress_dedup_writer;
+SELECT count(*) AS rows_the_writer_sees FROM secret;
+INSERT INTO secret (body) VALUES ('Storm closes the harbour bridge for two days while engineers inspect cables damaged by high winds overnight!');
+RESET ROLE;
+SELECT id, owner = 'regress_dedup_writer' AS by_writer FROM secret ORDER BY id;
+DROP TABLE secret;
+DROP ROLE regress_dedup_writer;
+
 -- misconfigurations, named at the first call
 CREATE TABLE bad (id int, body text, fp simhash64, sig minhash_sig, n int, g simhash64 GENERATED ALWAYS AS (simhash(body)) STORED);
 CREATE INDEX ON bad USING mih (fp);

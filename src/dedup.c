@@ -56,6 +56,8 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/rls.h"
+#include "utils/acl.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
@@ -815,10 +817,12 @@ static const char *const lookup_settings[][2] = {
 
 /* The nearest match under snapshot (ties to the smallest key). */
 static void
-lookup(DedupConfig *c, Datum *values, char *nulls, Snapshot snap, MemoryContext caller, Match *m)
+lookup(DedupConfig *c, Oid owner, Datum *values, char *nulls, Snapshot snap, MemoryContext caller, Match *m)
 {
 	int			rc;
 	int			save_nestlevel;
+	Oid			save_userid;
+	int			save_sec;
 
 	memset(m, 0, sizeof(*m));
 	/*
@@ -833,7 +837,15 @@ lookup(DedupConfig *c, Datum *values, char *nulls, Snapshot snap, MemoryContext 
 	for (size_t i = 0; i < lengthof(lookup_settings); i++)
 		(void) set_config_option(lookup_settings[i][0], lookup_settings[i][1], PGC_USERSET,
 								 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	/*
+	 * As the table's owner and past row-level security, as PostgreSQL's
+	 * foreign-key checks are: a writer with INSERT but no SELECT privilege
+	 * can be guarded, and a policy that hides rows cannot hide duplicates.
+	 */
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
 	rc = SPI_execute_snapshot(c->plan, values, nulls, snap, InvalidSnapshot, false, false, 1);
+	SetUserIdAndSecContext(save_userid, save_sec);
 	AtEOXact_GUC(true, save_nestlevel);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "textfp_dedup lookup failed: %s", SPI_result_code_string(rc));
@@ -877,6 +889,21 @@ scope_hash(DedupConfig *c, HeapTuple tup, TupleDesc desc, Datum *values, char *n
 		nulls[3 + i] = isnull ? 'n' : ' ';
 	}
 	return h;
+}
+
+/*
+ * The existing row's key as messages may show it: not to a user who may not
+ * read the key column, nor under row-level security (as PostgreSQL leaves
+ * the key out of a unique violation's DETAIL then).
+ */
+static const char *
+key_for_message(DedupConfig *c, TupleDesc desc, const Match *m)
+{
+	if (check_enable_rls(c->relid, InvalidOid, true) == RLS_ENABLED ||
+		(pg_class_aclcheck(c->relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK &&
+		 pg_attribute_aclcheck(c->relid, c->key_att, GetUserId(), ACL_SELECT) != ACLCHECK_OK))
+		return "An existing row";
+	return psprintf("Key (%s)=(%s)", SPI_fname(desc, c->key_att), m->key_text);
 }
 
 static bool
@@ -984,19 +1011,19 @@ textfp_dedup(PG_FUNCTION_ARGS)
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
 		/* a fresh snapshot sees what committed before our locks were granted */
-		lookup(c, values, nulls, GetLatestSnapshot(), caller, &m);
+		lookup(c, td->tg_relation->rd_rel->relowner, values, nulls, GetLatestSnapshot(), caller, &m);
 		if (m.found && IsolationUsesXactSnapshot())
 		{
 			Match		mine;
 
-			lookup(c, values, nulls, GetTransactionSnapshot(), caller, &mine);
+			lookup(c, td->tg_relation->rd_rel->relowner, values, nulls, GetTransactionSnapshot(), caller, &mine);
 			if (!mine.found ||
 				(c->mode == DEDUP_MARK && (mine.score != m.score || strcmp(mine.key_text, m.key_text) != 0)))
 				ereport(ERROR,
 						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 						 errmsg("could not serialize access due to a concurrent near-duplicate insert"),
-						 errdetail("Key (%s)=(%s), committed after this transaction's snapshot was taken, is a near duplicate of the new row.",
-								   SPI_fname(desc, c->key_att), m.key_text),
+						 errdetail("%s, committed after this transaction's snapshot was taken, is a near duplicate of the new row.",
+								   key_for_message(c, desc, &m)),
 						 errhint("The transaction might succeed if retried."),
 						 errtableconstraint(td->tg_relation, c->trigname)));
 			m = mine;
@@ -1010,10 +1037,10 @@ textfp_dedup(PG_FUNCTION_ARGS)
 				 errmsg("new row for relation \"%s\" is a near duplicate of an existing row, rejected by \"%s\"",
 						RelationGetRelationName(td->tg_relation), c->trigname),
 				 c->minhash
-				 ? errdetail("Key (%s)=(%s) has Jaccard estimate %g with the new row; the trigger rejects %g and above.",
-							 SPI_fname(desc, c->key_att), m.key_text, m.score, c->jaccard)
-				 : errdetail("Key (%s)=(%s) is at Hamming distance %d from the new row; the trigger rejects distances up to %d.",
-							 SPI_fname(desc, c->key_att), m.key_text, (int) m.score, c->radius),
+				 ? errdetail("%s has Jaccard estimate %g with the new row; the trigger rejects %g and above.",
+							 key_for_message(c, desc, &m), m.score, c->jaccard)
+				 : errdetail("%s is at Hamming distance %d from the new row; the trigger rejects distances up to %d.",
+							 key_for_message(c, desc, &m), (int) m.score, c->radius),
 				 errhint("Change the text, or use the trigger's mode=mark to keep near duplicates with a link to their match, or mode=skip to drop them (ON CONFLICT DO NOTHING cannot catch this error)."),
 				 errtableconstraint(td->tg_relation, c->trigname)));
 	error_context_stack = errcb.previous;
