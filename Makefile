@@ -93,6 +93,12 @@ override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 installcheck-probe:
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PROBE_REGRESS)
 
+# The isolation specs alone (make installcheck runs them after REGRESS, but
+# not when a regression test failed; test/run.sh runs them this way).
+.PHONY: installcheck-isolation
+installcheck-isolation:
+	$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) $(ISOLATION)
+
 # --- C unit tests for src/core (no server needed) ---
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)

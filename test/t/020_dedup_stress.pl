@@ -20,6 +20,9 @@ my $CLIENTS = 8;
 my $TRANSACTIONS = 1000;	# per client and isolation level
 my $FAMILIES = 1500;		# near-duplicate families in the pool
 my $VARIANTS = 3;
+# the simhash64 table's lock keys and escalation (docs/dedup.md compares settings)
+my $LOCKS = $ENV{TEXTFP_STRESS_LOCKS} // 'blocks';
+my $ESCALATE = $ENV{TEXTFP_STRESS_ESCALATE} // '4';
 
 my $node = PostgreSQL::Test::Cluster->new('stress');
 $node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
@@ -127,12 +130,13 @@ my $seq = 'SET enable_indexscan = off; SET enable_bitmapscan = off;';
 my %seen = (s => 0, d => 0, w => 0);
 for my $level ('read committed', 'repeatable read', 'serializable')
 {
-	$node->safe_psql('postgres', q{
+	$node->safe_psql('postgres', qq{
 DROP TABLE IF EXISTS posts, docs;
 CREATE TABLE posts (id bigserial PRIMARY KEY, site int, body text, fp simhash64);
 CREATE INDEX ON posts USING mih (fp);
 CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON posts FOR EACH ROW
-	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10', 'scope=site', 'escalate=4');
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10', 'scope=site',
+		'escalate=$ESCALATE', 'locks=$LOCKS');
 CREATE TABLE docs (id bigserial PRIMARY KEY, body text, sig minhash_sig);
 CREATE INDEX ON docs USING gin (sig gin_minhash_ops) WITH (fastupdate = off);
 CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON docs FOR EACH ROW
@@ -179,7 +183,7 @@ INSERT INTO posts (site, body) SELECT 1 + family % 2, body FROM pool WHERE v = 0
 	$seen{d} += $n40P01;
 	$seen{w} += $nwait;
 	my $counts = $node->safe_psql('postgres', 'SELECT (SELECT count(*) FROM posts), (SELECT count(*) FROM docs)');
-	note(sprintf("%s: %d s; committed %d of %d pgbench transactions, %s failed after %s retries (%d transactions retried); server errors 40001: %d, 40P01: %d; lock waits over deadlock_timeout: %d; COPY: %s; rows posts|docs: %s",
+	note(sprintf("locks=$LOCKS escalate=$ESCALATE, %s: %d s; committed %d of %d pgbench transactions, %s failed after %s retries (%d transactions retried); server errors 40001: %d, 40P01: %d; lock waits over deadlock_timeout: %d; COPY: %s; rows posts|docs: %s",
 		$level, $secs, $done // 0, $CLIENTS * $TRANSACTIONS, $failed // 0, $retries // 0, $retried // 0,
 		$n40001, $n40P01, $nwait,
 		join(', ', map { "$_ x $kinds{$_}" } sort keys %kinds) || 'no errors', $counts));
