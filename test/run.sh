@@ -315,11 +315,14 @@ if [ "$BUILD_OK" = 1 ]; then
 	# otherwise uses /etc/postgresql/15/regress, and two runs collide).
 	# TAP_TESTS= : should the Makefile ever turn TAP tests on, installcheck
 	# must not run them as root; they run below, as an unprivileged user.
-	# Then the probe pass (crash reproductions, bad input) on the same
-	# cluster: should it take the server down, the main tests have run.
+	# Then the isolation specs (on their own, so that they run even when a
+	# regression test failed) and the probe pass (crash reproductions, bad
+	# input) on the same cluster: should it take the server down, the main
+	# tests have run.
 	PGPORT=$(free_port) timeout "$REGRESS_TIMEOUT" pg_virtualenv -t -v "$PG_MAJOR" \
-		sh -c 'make --no-print-directory PG_CONFIG="$1" installcheck TAP_TESTS=; rc=$?;
+		sh -c 'make --no-print-directory PG_CONFIG="$1" installcheck TAP_TESTS= ISOLATION=; rc=$?;
 			cp regression.diffs regression.diffs.main 2>/dev/null;
+			make --no-print-directory PG_CONFIG="$1" installcheck-isolation || rc=1;
 			make --no-print-directory PG_CONFIG="$1" installcheck-probe || rc=1;
 			[ -f regression.diffs.main ] && cat regression.diffs.main >> regression.diffs;
 			rm -f regression.diffs.main; exit $rc' sh "$PG_CONFIG" 2>&1 \
