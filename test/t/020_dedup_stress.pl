@@ -22,7 +22,8 @@ my $FAMILIES = 1500;		# near-duplicate families in the pool
 my $VARIANTS = 3;
 # the simhash64 table's lock keys and escalation (docs/dedup.md compares settings)
 my $LOCKS = $ENV{TEXTFP_STRESS_LOCKS} // 'blocks';
-my $ESCALATE = $ENV{TEXTFP_STRESS_ESCALATE} // '4';
+my $ESCALATE = $ENV{TEXTFP_STRESS_ESCALATE} // '4';	# 'default': the trigger's own
+my $escalate_arg = $ESCALATE eq 'default' ? '' : ", 'escalate=$ESCALATE'";
 
 my $node = PostgreSQL::Test::Cluster->new('stress');
 $node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
@@ -136,7 +137,7 @@ CREATE TABLE posts (id bigserial PRIMARY KEY, site int, body text, fp simhash64)
 CREATE INDEX ON posts USING mih (fp);
 CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON posts FOR EACH ROW
 	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10', 'scope=site',
-		'escalate=$ESCALATE', 'locks=$LOCKS');
+		'locks=$LOCKS'$escalate_arg);
 CREATE TABLE docs (id bigserial PRIMARY KEY, body text, sig minhash_sig);
 CREATE INDEX ON docs USING gin (sig gin_minhash_ops) WITH (fastupdate = off);
 CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON docs FOR EACH ROW
