@@ -21,7 +21,8 @@ CORE_OBJS = \
 	src/core/minhash.o \
 	src/core/formats.o \
 	src/core/mih.o \
-	src/core/lsh.o
+	src/core/lsh.o \
+	src/core/exact.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -55,15 +56,23 @@ OBJS = $(CORE_OBJS) \
 	src/lsh_query.o \
 	src/minhash_lsh.o \
 	src/minhash_lsh_selfuncs.o \
-	src/minhash_lsh_gin.o
+	src/minhash_lsh_gin.o \
+	src/dedup.o \
+	src/exact.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
 	options_cache compat_1_0 featureless \
 	mih mih_options \
-	minhash_lsh minhash_lsh_gin minhash_lsh_update
+	minhash_lsh minhash_lsh_gin minhash_lsh_update \
+	dedup textfp_exact
 REGRESS_OPTS = --encoding=UTF8 --no-locale
+
+# Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
+# near-duplicate trigger.  make installcheck runs them after REGRESS.
+ISOLATION = dedup_simhash dedup_minhash dedup_modes
+ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
 # own, after the main tests (make installcheck-probe), so that a regression
@@ -92,16 +101,22 @@ override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 installcheck-probe:
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PROBE_REGRESS)
 
+# The isolation specs alone (make installcheck runs them after REGRESS, but
+# not when a regression test failed; test/run.sh runs them this way).
+.PHONY: installcheck-isolation
+installcheck-isolation:
+	$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) $(ISOLATION)
+
 # --- C unit tests for src/core (no server needed) ---
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest
 unittest: test/unit/test_core
 	test/unit/test_core
 
-EXTRA_CLEAN = test/unit/test_core results regression.diffs regression.out tmp_check log
+EXTRA_CLEAN = test/unit/test_core results regression.diffs regression.out tmp_check log output_iso

@@ -364,3 +364,21 @@ CREATE OPERATOR CLASS gin_minhash_lsh_ops
 	STORAGE bigint;
 COMMENT ON OPERATOR CLASS gin_minhash_lsh_ops USING gin
 	IS 'LSH bands of minhash_sig: exact for @@ lsh_query, one key per band';
+
+-- ===== issue 15: write-time deduplication (textfp_dedup trigger, textfp_exact) =====
+-- docs/dedup.md.  textfp_dedup() is a BEFORE INSERT OR UPDATE row trigger
+-- configured by name=value arguments; it fills the fingerprint column with
+-- simhash()/minhash() (featureless => 'null'), takes advisory locks of its
+-- own (pg_locks.objsubid 29798 and 29799) and looks the nearest row up
+-- through an index, rejecting (23505), marking or skipping near duplicates.
+-- textfp_exact() hashes the normalised text for a unique index.
+
+CREATE FUNCTION textfp_dedup() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'textfp_dedup' LANGUAGE C;
+COMMENT ON FUNCTION textfp_dedup()
+	IS 'BEFORE INSERT OR UPDATE row trigger: rejects, marks or skips near duplicates (simhash64 or minhash_sig), race-free; arguments name=value, see docs/dedup.md';
+
+CREATE FUNCTION textfp_exact(doc text, simplify boolean DEFAULT false) RETURNS uuid
+	AS 'MODULE_PATHNAME', 'textfp_exact' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_exact(text, boolean)
+	IS '128-bit hash (XXH3-128, UUID version 8) of the normalised text with white space squeezed, for a unique index on exact reprints; NULL for a blank text';

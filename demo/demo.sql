@@ -269,6 +269,45 @@ WHERE q.id = :lookup_id
 ORDER BY jaccard DESC, n.id;
 
 -- -------------------------------------------------------------------------
+-- write-time deduplication: the textfp_dedup trigger (docs/dedup.md)
+-- -------------------------------------------------------------------------
+
+-- a reprint of the lookup article that is within :loose bits of it
+SELECT set_config('demo.reprint', min(b_id)::text, false) AS reprint_id
+FROM pairs WHERE planted AND distance <= :loose AND a_id = :lookup_id;
+
+\echo
+\echo '--- a guarded table rejects a reprint (mode reject, threshold 10 bits) ---'
+CREATE TABLE feed (id integer PRIMARY KEY, body text, fp simhash64, duplicate_of integer);
+CREATE INDEX ON feed USING mih (fp);
+CREATE TRIGGER feed_dedup BEFORE INSERT OR UPDATE ON feed FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10');
+INSERT INTO feed (id, body) SELECT id, body FROM articles WHERE id = :lookup_id;
+DO $$
+BEGIN
+	INSERT INTO feed (id, body) SELECT id, body FROM articles WHERE id = current_setting('demo.reprint')::integer;
+EXCEPTION WHEN unique_violation THEN
+	RAISE NOTICE 'rejected (SQLSTATE %): %', SQLSTATE, SQLERRM;
+	DECLARE d text; BEGIN GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL; RAISE NOTICE '%', d; END;
+END $$;
+
+\echo
+\echo '--- the same articles into a table that marks near duplicates (mode mark: duplicate_of) ---'
+CREATE TABLE feed_marked (id integer PRIMARY KEY, body text, fp simhash64, duplicate_of integer);
+CREATE INDEX ON feed_marked USING mih (fp);
+CREATE TRIGGER feed_dedup BEFORE INSERT OR UPDATE ON feed_marked FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10', 'mode=mark');
+\timing on
+INSERT INTO feed_marked (id, body) SELECT id, body FROM articles ORDER BY id;
+\timing off
+SELECT count(*) AS rows, count(duplicate_of) AS marked,
+	count(*) FILTER (WHERE a.original_id IS NOT NULL AND family(a) = (SELECT family(o) FROM articles o WHERE o.id = m.duplicate_of)) AS marked_as_its_family,
+	count(*) FILTER (WHERE a.original_id IS NOT NULL) AS planted_reprints
+FROM feed_marked m JOIN articles a USING (id);
+SELECT m.id, m.duplicate_of, a.original_id AS planted_from, left(a.title, 40) AS title
+FROM feed_marked m JOIN articles a USING (id) WHERE m.duplicate_of IS NOT NULL ORDER BY m.id LIMIT 8;
+
+-- -------------------------------------------------------------------------
 -- summary
 -- -------------------------------------------------------------------------
 

@@ -6,10 +6,11 @@
 #
 # Installs missing build and test dependencies (apt), builds and installs the
 # extension, then runs the C unit tests (make unittest), the pg_regress tests
-# (make installcheck in a throwaway cluster made by pg_virtualenv) and the TAP
+# (make installcheck in a throwaway cluster made by pg_virtualenv, which also
+# runs the isolation specs in specs/ with pg_isolation_regress) and the TAP
 # tests in test/t/ (prove, as an unprivileged user, since initdb refuses root).
 #
-# Every unit case, regression test and TAP file counts as one test.  The last
+# Every unit case, regression test, isolation spec and TAP file counts as one test.  The last
 # line of output is always "N passed, M failed", and the exit status is
 # non-zero when anything failed, including the build or a step that ran no
 # tests at all.
@@ -286,7 +287,7 @@ regress_list()
 {
 	pgmake -s -f Makefile -f - print-regress-list <<'EOF' 2>/dev/null
 print-regress-list:
-	@echo $(REGRESS) $(PROBE_REGRESS)
+	@echo $(REGRESS) $(PROBE_REGRESS) $(ISOLATION)
 EOF
 }
 
@@ -309,15 +310,19 @@ free_port()
 if [ "$BUILD_OK" = 1 ]; then
 	step "regression tests: pg_virtualenv make installcheck"
 	rm -f regression.diffs regression.out
+	rm -rf output_iso
 	# -t: a private temporary cluster even as root (as root pg_virtualenv
 	# otherwise uses /etc/postgresql/15/regress, and two runs collide).
 	# TAP_TESTS= : should the Makefile ever turn TAP tests on, installcheck
 	# must not run them as root; they run below, as an unprivileged user.
-	# Then the probe pass (crash reproductions, bad input) on the same
-	# cluster: should it take the server down, the main tests have run.
+	# Then the isolation specs (on their own, so that they run even when a
+	# regression test failed) and the probe pass (crash reproductions, bad
+	# input) on the same cluster: should it take the server down, the main
+	# tests have run.
 	PGPORT=$(free_port) timeout "$REGRESS_TIMEOUT" pg_virtualenv -t -v "$PG_MAJOR" \
-		sh -c 'make --no-print-directory PG_CONFIG="$1" installcheck TAP_TESTS=; rc=$?;
+		sh -c 'make --no-print-directory PG_CONFIG="$1" installcheck TAP_TESTS= ISOLATION=; rc=$?;
 			cp regression.diffs regression.diffs.main 2>/dev/null;
+			make --no-print-directory PG_CONFIG="$1" installcheck-isolation || rc=1;
 			make --no-print-directory PG_CONFIG="$1" installcheck-probe || rc=1;
 			[ -f regression.diffs.main ] && cat regression.diffs.main >> regression.diffs;
 			rm -f regression.diffs.main; exit $rc' sh "$PG_CONFIG" 2>&1 \
@@ -367,6 +372,10 @@ if [ "$BUILD_OK" = 1 ]; then
 	if [ -s regression.diffs ]; then
 		step "regression.diffs"
 		show_head 2000 regression.diffs
+	fi
+	if [ -s output_iso/regression.diffs ]; then
+		step "output_iso/regression.diffs (isolation specs)"
+		show_head 2000 output_iso/regression.diffs
 	fi
 else
 	step "regression tests: skipped, the build failed"

@@ -297,6 +297,16 @@ extern bool tfp_hex64_parse(const char *s, size_t len, uint64_t *out);
 /* Write 16 lower-case hex digits and a NUL into buf[17]. */
 extern void tfp_hex64_format(uint64_t v, char *buf);
 
+/* --- exact-reprint hash (exact.c) --- */
+
+/* Collapses runs of white space to one space and trims the ends, in place. */
+extern size_t tfp_exact_squeeze(char *s, size_t len);
+/* XXH3-128 (seed 0) of bytes, big-endian, with UUID version 8 and variant bits. */
+extern void tfp_exact_uuid(const char *data, size_t len, uint8_t out[16]);
+/* Normalise, squeeze, hash; *empty when nothing is left after squeezing. */
+extern tfp_status tfp_exact(tfp_env *env, const char *in, size_t len, bool simplify,
+							uint8_t out[16], bool *empty);
+
 /* --- pigeonhole blocks for Hamming radius search (blocks.c) --- */
 
 /*

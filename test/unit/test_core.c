@@ -2131,6 +2131,7 @@ error_allocation_failures(void)
 #include "test_lsh.c"
 #include "test_pieces.c"
 #include "test_mih.c"
+#include "test_exact.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2225,6 +2226,9 @@ static const unit_case cases[] = {
 	UNIT_CASE(mih_probes_find_every_answer_once),
 	UNIT_CASE(mih_verify_kernels_agree),
 	UNIT_CASE(mih_choose_m_shrinks_with_rows),
+	UNIT_CASE(exact_uuid_golden),
+	UNIT_CASE(exact_squeeze_spaces),
+	UNIT_CASE(exact_normalises),
 };
 
 int
