@@ -20,7 +20,8 @@ CORE_OBJS = \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
 	src/core/formats.o \
-	src/core/mih.o
+	src/core/mih.o \
+	src/core/cluster.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -73,6 +74,7 @@ include $(PGXS)
 
 # PGXS does not track headers: every object depends on those it may include.
 $(CORE_OBJS): src/core/tfp_core.h
+src/core/cluster.o src/cluster.o: src/core/tfp_cluster.h
 $(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
@@ -90,7 +92,7 @@ UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_cluster.c src/core/tfp_cluster.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

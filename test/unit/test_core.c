@@ -2130,6 +2130,7 @@ error_allocation_failures(void)
 #include "test_minhash.c"
 #include "test_pieces.c"
 #include "test_mih.c"
+#include "test_cluster.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2214,6 +2215,11 @@ static const unit_case cases[] = {
 	UNIT_CASE(mih_probes_find_every_answer_once),
 	UNIT_CASE(mih_verify_kernels_agree),
 	UNIT_CASE(mih_choose_m_shrinks_with_rows),
+	UNIT_CASE(cluster_components_match_brute_force),
+	UNIT_CASE(cluster_star_follows_its_rule),
+	UNIT_CASE(cluster_chain_components_and_star),
+	UNIT_CASE(cluster_large_and_interrupts),
+	UNIT_CASE(cluster_out_of_memory_paths),
 };
 
 int
