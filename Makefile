@@ -50,7 +50,8 @@ OBJS = $(CORE_OBJS) \
 	src/mihvacuum.o \
 	src/mihwal.o \
 	src/mihcost.o \
-	src/mihvalidate.o
+	src/mihvalidate.o \
+	src/cluster.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \

@@ -191,3 +191,198 @@ COMMENT ON OPERATOR CLASS mih_simhash64_ops USING mih
 	IS 'exact radius search over simhash64 with mih: =, % (textfp.hamming_threshold), <@ hamming_ball';
 COMMENT ON OPERATOR FAMILY mih_simhash64_ops USING mih
 	IS 'operators a mih index on simhash64 answers: =, %, <@ hamming_ball';
+
+-- =========================================================================
+-- issue 16: clustering (union-find), stories that persist, a match store
+-- and reports
+-- =========================================================================
+-- union_find() groups the pairs a query returns (src/cluster.c, in C);
+-- cluster_table() clusters a whole table in one call; the story_* functions
+-- keep a table's stories and verified matches in two tables next to it and
+-- report on them.  docs/clustering.md says how to choose and what each
+-- keeps.  The PL/pgSQL functions run with search_path = pg_catalog, pg_temp
+-- and name textfp's own objects through the extension's schema, found at
+-- run time in pg_extension (textfp is relocatable, so @extschema@ is not
+-- available); users' tables and columns are quoted with format().
+
+CREATE FUNCTION union_find(pairs text, mode text DEFAULT 'components')
+RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
+	AS 'MODULE_PATHNAME', 'textfp_union_find'
+	LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION union_find(text, text)
+	IS 'clusters the pairs of keys a query returns: connected components (mode components) or non-transitive stars around the smallest key (mode star); cluster_key is the smallest key of the cluster';
+
+-- Checks a table's key and fingerprint columns and the threshold; returns
+-- the fingerprint's type name ('simhash64' or 'minhash_sig') and the
+-- threshold to use (NULL: the % operator's setting).
+CREATE FUNCTION textfp_cluster_check(tbl regclass, key_column name, fp_column name,
+									 INOUT threshold double precision, OUT kind text)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	kt oid;
+	ft oid;
+BEGIN
+	IF tbl IS NULL OR key_column IS NULL OR fp_column IS NULL THEN
+		RAISE EXCEPTION 'table, key column and fingerprint column must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT a.atttypid INTO kt FROM pg_attribute a
+	WHERE a.attrelid = tbl AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF kt IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, tbl
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF kt NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype) THEN
+		RAISE EXCEPTION 'key column "%" must be bigint, integer or smallint, not %', key_column, kt::regtype
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	SELECT a.atttypid INTO ft FROM pg_attribute a
+	WHERE a.attrelid = tbl AND a.attname = fp_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF ft IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', fp_column, tbl
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF ft = (s || '.simhash64')::regtype THEN
+		kind := 'simhash64';
+		threshold := coalesce(threshold, current_setting('textfp.hamming_threshold')::float8);
+		IF threshold <> trunc(threshold) OR threshold < 0 OR threshold > 64 THEN
+			RAISE EXCEPTION 'threshold for simhash64 must be a whole number of bits from 0 to 64, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSIF ft = (s || '.minhash_sig')::regtype THEN
+		kind := 'minhash_sig';
+		threshold := coalesce(threshold, current_setting('textfp.jaccard_threshold')::float8);
+		IF NOT (threshold > 0 AND threshold <= 1) THEN
+			RAISE EXCEPTION 'threshold for minhash_sig must be a Jaccard similarity above 0 and at most 1, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSE
+		RAISE EXCEPTION 'fingerprint column "%" must be simhash64 or minhash_sig, not %', fp_column, ft::regtype
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_cluster_check(regclass, name, name, double precision)
+	IS 'internal: checks cluster_table''s arguments; the fingerprint kind and the threshold to use';
+
+-- Candidate pairs, verified, into pg_temp.textfp_cluster_pairs (a < b,
+-- score), and every key into pg_temp.textfp_cluster_keys (key, rep): rows
+-- of one fingerprint value are collapsed first (rep is the smallest key of
+-- the value; NULL fingerprints are their own rep and match nothing), so a
+-- story reprinted verbatim 5,000 times is one row when pairs are made and
+-- costs 4,999 pairs (member, rep), not 12.5M.  Pairs among reps come
+-- through an index on the reps (mih for simhash64, exact; for minhash_sig
+-- the GIN class gin_minhash_ops, exact), so each pair comes out once
+-- (a.key < b.key) and is verified by the index's exact operator.
+CREATE FUNCTION textfp_cluster_pairs(tbl regclass, key_column name, fp_column name,
+									 threshold double precision, OUT kind text, OUT threshold_used double precision)
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+BEGIN
+	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
+		INTO kind, threshold_used USING tbl, key_column, fp_column, threshold;
+	-- left over by a call that failed in a subtransaction
+	IF to_regclass('pg_temp.textfp_cluster_keys') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_keys;
+	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_reps') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_reps;
+	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_pairs') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_pairs;
+	END IF;
+	EXECUTE format('CREATE TEMP TABLE textfp_cluster_reps AS
+		SELECT min(t.%1$I::bigint) AS key, t.%2$I AS fp
+		FROM %3$s t WHERE t.%1$I IS NOT NULL AND t.%2$I IS NOT NULL GROUP BY t.%2$I',
+		key_column, fp_column, tbl);
+	EXECUTE format('CREATE TEMP TABLE textfp_cluster_keys AS
+		SELECT t.%1$I::bigint AS key, coalesce(r.key, t.%1$I::bigint) AS rep
+		FROM %3$s t LEFT JOIN pg_temp.textfp_cluster_reps r ON r.fp OPERATOR(%4$s.=) t.%2$I
+		WHERE t.%1$I IS NOT NULL', key_column, fp_column, tbl, s);
+	IF kind = 'simhash64' THEN
+		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING mih (fp %s.mih_simhash64_ops)', s);
+	ELSE
+		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING gin (fp %s.gin_minhash_ops)', s);
+	END IF;
+	ANALYZE pg_temp.textfp_cluster_reps;
+	IF kind = 'simhash64' THEN
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
+			SELECT a.key AS a, b.key AS b, %1$s.hamming_distance(a.fp, b.fp)::float8 AS score
+			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
+			  ON b.fp OPERATOR(%1$s.<@) %1$s.hamming_ball(a.fp, %2$s) AND a.key < b.key',
+			s, threshold_used::integer);
+	ELSE
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
+			SELECT a.key AS a, b.key AS b, %1$s.jaccard(a.fp, b.fp) AS score
+			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
+			  ON b.fp OPERATOR(%1$s.<@) %1$s.jaccard_ball(a.fp, %2$s) AND a.key < b.key',
+			s, threshold_used);
+	END IF;
+	-- rows of one value: each to its rep, at distance 0 / Jaccard 1
+	INSERT INTO pg_temp.textfp_cluster_pairs
+		SELECT k.rep, k.key, CASE WHEN kind = 'simhash64' THEN 0 ELSE 1 END
+		FROM pg_temp.textfp_cluster_keys k WHERE k.key <> k.rep;
+END
+$$;
+COMMENT ON FUNCTION textfp_cluster_pairs(regclass, name, name, double precision)
+	IS 'internal: the verified pairs of a table within the threshold, into temporary tables textfp_cluster_pairs and textfp_cluster_keys';
+
+CREATE FUNCTION cluster_table(tbl regclass, key_column name, fp_column name,
+							  threshold double precision DEFAULT NULL, mode text DEFAULT 'components')
+RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	n bigint;
+	big bigint;
+BEGIN
+	IF mode IS NULL OR mode NOT IN ('components', 'star') THEN
+		RAISE EXCEPTION 'invalid clustering mode "%"', mode
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Valid modes are "components" and "star".';
+	END IF;
+	EXECUTE format('SELECT %s.textfp_cluster_pairs($1, $2, $3, $4)', s)
+		USING tbl, key_column, fp_column, threshold;
+	IF mode = 'components' THEN
+		-- every key through its rep: components of reps, then members
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_out AS
+			SELECT u.key, u.cluster_key FROM %s.union_find(%L) u', s,
+			'SELECT a, b FROM pg_temp.textfp_cluster_pairs UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys');
+	ELSE
+		-- star over reps only (a row takes its rep's original: the same
+		-- result as star over all rows, since equal rows have equal edges)
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_out AS
+			SELECT k.key, u.cluster_key
+			FROM %s.union_find(%L, ''star'') u
+			JOIN pg_temp.textfp_cluster_keys k ON k.rep = u.key', s,
+			'SELECT p.a, p.b FROM pg_temp.textfp_cluster_pairs p
+			   JOIN pg_temp.textfp_cluster_keys k ON k.key = p.b AND k.key = k.rep
+			 UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys WHERE key = rep');
+	END IF;
+	SELECT count(*), max(c) INTO n, big FROM (SELECT count(*) AS c FROM pg_temp.textfp_cluster_out o GROUP BY o.cluster_key) x;
+	IF n > 0 THEN
+		RAISE DEBUG 'cluster_table: % keys, largest cluster % keys', n, big;
+	END IF;
+	RETURN QUERY
+		SELECT o.key, o.cluster_key, count(*) OVER (PARTITION BY o.cluster_key)
+		FROM pg_temp.textfp_cluster_out o;
+	DROP TABLE pg_temp.textfp_cluster_out, pg_temp.textfp_cluster_keys,
+		pg_temp.textfp_cluster_reps, pg_temp.textfp_cluster_pairs;
+END
+$$;
+COMMENT ON FUNCTION cluster_table(regclass, name, name, double precision, text)
+	IS 'clusters a table''s rows by their fingerprints within threshold (NULL: the % setting): connected components or stars; cluster_key is the smallest key of the cluster';

@@ -52,6 +52,8 @@ tfp_cluster_free(tfp_cluster *c)
 	release(c, c->edges);
 	release(c, c->sorted);
 	release(c, c->claim);
+	release(c, c->csize);
+	c->csize = NULL;
 	c->slots = NULL;
 	c->keys = NULL;
 	c->parent = c->minidx = c->claim = NULL;
@@ -327,29 +329,50 @@ tfp_cluster_finish(tfp_cluster *c)
 		rc = finish_star(c);
 	else
 	{
-		/* flatten, so that get() is a lookup */
+		/* point every key at its root, so that get() is a lookup */
 		for (size_t i = 0; i < c->n; i++)
 		{
-			find_root(c, (uint32_t) i);
+			c->parent[i] = find_root(c, (uint32_t) i);
 			tick(c);
 		}
 	}
-	if (rc == TFP_OK)
-		c->finished = true;
-	return rc;
+	if (rc != TFP_OK)
+		return rc;
+	c->csize = c->env->alloc(c->env->ctx, (c->n ? c->n : 1) * sizeof(uint32_t));
+	if (c->csize == NULL)
+		return TFP_ENOMEM;
+	tfp_clear(c->env, c->csize, (c->n ? c->n : 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < c->n; i++)
+	{
+		if (c->mode == TFP_CLUSTER_STAR)
+			c->csize[c->claim[i] == NONE ? i : c->claim[i]]++;
+		else
+			c->csize[find_root(c, (uint32_t) i)]++;
+		tick(c);
+	}
+	c->finished = true;
+	return TFP_OK;
 }
 
 void
-tfp_cluster_get(tfp_cluster *c, size_t i, int64_t *key, int64_t *cluster_key)
+tfp_cluster_get(tfp_cluster *c, size_t i, int64_t *key, int64_t *cluster_key,
+				int64_t *cluster_size)
 {
 	if (c->mode == TFP_CLUSTER_STAR)
 	{
-		uint32_t	o = c->claim[i];
+		uint32_t	o = c->claim[i] == NONE ? (uint32_t) i : c->claim[i];
 
 		*key = c->sorted[i];
-		*cluster_key = c->sorted[o == NONE ? i : o];
+		*cluster_key = c->sorted[o];
+		*cluster_size = c->csize[o];
 		return;
 	}
-	*key = c->keys[i];
-	*cluster_key = c->keys[c->minidx[find_root(c, (uint32_t) i)]];
+	else
+	{
+		uint32_t	r = find_root(c, (uint32_t) i);
+
+		*key = c->keys[i];
+		*cluster_key = c->keys[c->minidx[r]];
+		*cluster_size = c->csize[r];
+	}
 }

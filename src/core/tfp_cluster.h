@@ -57,6 +57,8 @@ typedef struct tfp_cluster
 	/* after tfp_cluster_finish (star): keys by rank and each rank's original */
 	int64_t    *sorted;
 	uint32_t   *claim;
+	/* after tfp_cluster_finish: cluster sizes, at roots (by rank for star) */
+	uint32_t   *csize;
 	bool		finished;
 	uint64_t	ops;			/* for interrupt checks */
 	uint64_t	npairs;			/* pairs added, self-pairs included */
@@ -79,9 +81,11 @@ tfp_cluster_count(const tfp_cluster *c)
 	return c->n;
 }
 /*
- * The i-th key (0 <= i < count) and its cluster key, after finish.
- * Components: i in order of first appearance.  Star: ascending keys.
+ * The i-th key (0 <= i < count), its cluster key and its cluster's size,
+ * after finish.  Components: i in order of first appearance.  Star:
+ * ascending keys.
  */
-extern void tfp_cluster_get(tfp_cluster *c, size_t i, int64_t *key, int64_t *cluster_key);
+extern void tfp_cluster_get(tfp_cluster *c, size_t i, int64_t *key, int64_t *cluster_key,
+							int64_t *cluster_size);
 
 #endif							/* TFP_CLUSTER_H */

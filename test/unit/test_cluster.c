@@ -112,12 +112,20 @@ cluster_components_match_brute_force(void)
 		for (size_t i = 0; i < tfp_cluster_count(&c); i++)
 		{
 			int64_t		k,
-						ck;
+						ck,
+						sz;
 			int			j;
 
-			tfp_cluster_get(&c, i, &k, &ck);
+			tfp_cluster_get(&c, i, &k, &ck, &sz);
 			j = cluster_index_of(n, keys, k);
 			REQUIRE(j >= 0);
+			{
+				int			want_size = 0;
+
+				for (int x = 0; x < n; x++)
+					want_size += label[x] == label[j];
+				CHECK(sz == want_size);
+			}
 			if (ck != label[j])
 				UNIT_FAIL("round %d: key %" PRId64 " in cluster %" PRId64 ", brute force says %" PRId64,
 						  round, k, ck, label[j]);
@@ -197,14 +205,22 @@ cluster_star_follows_its_rule(void)
 		for (size_t i = 0; i < tfp_cluster_count(&c); i++)
 		{
 			int64_t		k,
-						ck;
+						ck,
+						sz;
 			int			j;
 
-			tfp_cluster_get(&c, i, &k, &ck);
+			tfp_cluster_get(&c, i, &k, &ck, &sz);
 			CHECK(k > prev || i == 0);	/* ascending keys */
 			prev = k;
 			j = cluster_index_of(n, keys, k);
 			REQUIRE(j >= 0);
+			{
+				int			want_size = 0;
+
+				for (int x = 0; x < n; x++)
+					want_size += want[x] == want[j];
+				CHECK(sz == want_size);
+			}
 			if (ck != want[j])
 				UNIT_FAIL("round %d: key %" PRId64 " claimed by %" PRId64 ", rule says %" PRId64,
 						  round, k, ck, want[j]);
@@ -222,7 +238,8 @@ cluster_chain_components_and_star(void)
 {
 	tfp_cluster c;
 	int64_t		k,
-				ck;
+				ck,
+				sz;
 	const int64_t want_star[4] = {1, 1, 3, 3};
 
 	tfp_cluster_init(&c, &env, TFP_CLUSTER_COMPONENTS);
@@ -232,7 +249,7 @@ cluster_chain_components_and_star(void)
 	REQUIRE(tfp_cluster_finish(&c) == TFP_OK);
 	for (size_t i = 0; i < 4; i++)
 	{
-		tfp_cluster_get(&c, i, &k, &ck);
+		tfp_cluster_get(&c, i, &k, &ck, &sz);
 		CHECK(ck == 1);
 	}
 	CHECK(c.nunions == 3);
@@ -245,9 +262,10 @@ cluster_chain_components_and_star(void)
 	REQUIRE(tfp_cluster_finish(&c) == TFP_OK);
 	for (size_t i = 0; i < 4; i++)
 	{
-		tfp_cluster_get(&c, i, &k, &ck);
+		tfp_cluster_get(&c, i, &k, &ck, &sz);
 		CHECK(k == (int64_t) i + 1);
 		CHECK(ck == want_star[i]);
+		CHECK(sz == 2);
 	}
 	tfp_cluster_free(&c);
 }
@@ -268,10 +286,12 @@ cluster_large_and_interrupts(void)
 	for (size_t i = 0; i < tfp_cluster_count(&c); i += 997)
 	{
 		int64_t		k,
-					ck;
+					ck,
+					sz;
 
-		tfp_cluster_get(&c, i, &k, &ck);
+		tfp_cluster_get(&c, i, &k, &ck, &sz);
 		CHECK(ck == 0);
+		CHECK(sz == n);
 	}
 	CHECK(ca.interrupts >= (long) (2 * n / TFP_CLUSTER_CHECK_EVERY));
 	tfp_cluster_free(&c);
