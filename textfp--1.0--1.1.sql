@@ -386,3 +386,375 @@ END
 $$;
 COMMENT ON FUNCTION cluster_table(regclass, name, name, double precision, text)
 	IS 'clusters a table''s rows by their fingerprints within threshold (NULL: the % setting): connected components or stars; cluster_key is the smallest key of the cluster';
+
+-- ----- stories that persist and the match store -----
+-- For a source table T, two tables next to it (same schema):
+--   T_matches (a, b, method, score, found_at): verified pairs, a < b
+--   T_stories (key, story_id, updated_at): the members of every story of
+--             two or more rows; story_id is the key of the story's
+--             original, its earliest member by the time column (ties: the
+--             smallest key).  A key not in T_stories is a story of its own.
+-- Stories are the connected components of T_matches (every method).
+
+-- The quoted, schema-qualified names of T_matches and T_stories.
+CREATE FUNCTION story_table_names(source regclass, OUT matches text, OUT stories text)
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	nsp name;
+	rel name;
+BEGIN
+	SELECT n.nspname, c.relname INTO nsp, rel
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = source;
+	IF rel IS NULL THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	IF octet_length(rel) + octet_length('_matches') > 63 THEN
+		RAISE EXCEPTION 'table name "%" is too long for the story tables', rel
+			USING ERRCODE = 'name_too_long',
+				  DETAIL = 'The story tables are named after the table plus "_matches" and "_stories", at most 63 bytes.';
+	END IF;
+	matches := format('%I.%I', nsp, rel || '_matches');
+	stories := format('%I.%I', nsp, rel || '_stories');
+END
+$$;
+COMMENT ON FUNCTION story_table_names(regclass)
+	IS 'the match store and story table of a source table: <table>_matches and <table>_stories in its schema';
+
+CREATE FUNCTION story_tables(source regclass, OUT matches regclass, OUT stories regclass)
+	LANGUAGE plpgsql VOLATILE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+BEGIN
+	EXECUTE format('SELECT matches, stories FROM %s.story_table_names($1)', s) INTO m, st USING source;
+	IF to_regclass(m) IS NULL THEN
+		EXECUTE format('CREATE TABLE %s (
+			a bigint NOT NULL,
+			b bigint NOT NULL,
+			method text NOT NULL,
+			score double precision NOT NULL,
+			found_at timestamptz NOT NULL DEFAULT now(),
+			PRIMARY KEY (a, b, method),
+			CHECK (a < b))', m);
+		EXECUTE format('CREATE INDEX ON %s (b)', m);
+		EXECUTE format('COMMENT ON TABLE %s IS %L', m,
+			'textfp match store of ' || source::text || ': verified pairs (a < b), method, score (Hamming bits or Jaccard estimate), when found');
+	END IF;
+	IF to_regclass(st) IS NULL THEN
+		EXECUTE format('CREATE TABLE %s (
+			key bigint PRIMARY KEY,
+			story_id bigint NOT NULL,
+			updated_at timestamptz NOT NULL DEFAULT now())', st);
+		EXECUTE format('CREATE INDEX ON %s (story_id)', st);
+		EXECUTE format('COMMENT ON TABLE %s IS %L', st,
+			'textfp stories of ' || source::text || ': members of stories of two or more; story_id is the original''s key');
+	END IF;
+	matches := m::regclass;
+	stories := st::regclass;
+END
+$$;
+COMMENT ON FUNCTION story_tables(regclass)
+	IS 'makes (if missing) the match store <table>_matches and the story table <table>_stories of a source table';
+
+-- Recomputes the stories of the keys in pg_temp.textfp_story_scope (key)
+-- from the match store: their components (over matches between keys of
+-- the scope that still exist in the source), each named by its earliest
+-- member.  The scope must be a union of whole stories plus new keys.
+CREATE FUNCTION textfp_story_recompute(source regclass, key_column name, time_column name)
+RETURNS void
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+BEGIN
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	-- the scope's keys that exist, with their times
+	EXECUTE format('CREATE TEMP TABLE textfp_story_live AS
+		SELECT t.%1$I::bigint AS key, t.%2$I AS at
+		FROM %3$s t JOIN pg_temp.textfp_story_scope sc ON sc.key = t.%1$I::bigint',
+		key_column, time_column, source);
+	CREATE UNIQUE INDEX ON pg_temp.textfp_story_live (key);
+	ANALYZE pg_temp.textfp_story_live;
+	EXECUTE format('CREATE TEMP TABLE textfp_story_comp AS
+		SELECT u.key, u.cluster_key, u.cluster_size FROM %s.union_find(%L) u WHERE u.cluster_size > 1',
+		s, format('SELECT DISTINCT m.a, m.b FROM %s m
+				   JOIN pg_temp.textfp_story_live x ON x.key = m.a
+				   JOIN pg_temp.textfp_story_live y ON y.key = m.b', m));
+	-- the story id: the component's earliest member (ties: smallest key)
+	CREATE TEMP TABLE textfp_story_new AS
+		SELECT DISTINCT ON (c.key) c.key,
+			first_value(c.key) OVER (PARTITION BY c.cluster_key ORDER BY l.at, c.key) AS story_id
+		FROM pg_temp.textfp_story_comp c JOIN pg_temp.textfp_story_live l ON l.key = c.key;
+	EXECUTE format('DELETE FROM %s st USING pg_temp.textfp_story_scope sc
+		WHERE st.key = sc.key
+		  AND NOT EXISTS (SELECT 1 FROM pg_temp.textfp_story_new n WHERE n.key = st.key AND n.story_id = st.story_id)', st);
+	EXECUTE format('INSERT INTO %s (key, story_id)
+		SELECT n.key, n.story_id FROM pg_temp.textfp_story_new n
+		ON CONFLICT (key) DO UPDATE SET story_id = excluded.story_id, updated_at = now()
+		WHERE %s.story_id IS DISTINCT FROM excluded.story_id', st, st);
+	DROP TABLE pg_temp.textfp_story_live, pg_temp.textfp_story_comp, pg_temp.textfp_story_new;
+END
+$$;
+COMMENT ON FUNCTION textfp_story_recompute(regclass, name, name)
+	IS 'internal: recomputes the stories of the keys in pg_temp.textfp_story_scope from the match store';
+
+-- A whole table in one batch: every verified pair within the threshold into
+-- the match store (pairs of this method no longer within it, or with a
+-- deleted key, leave it), then every story recomputed.
+CREATE FUNCTION story_refresh(source regclass, key_column name, fp_column name, time_column name,
+							  threshold double precision DEFAULT NULL,
+							  OUT stories bigint, OUT members bigint, OUT largest bigint, OUT matches bigint)
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+	kind text;
+BEGIN
+	PERFORM 1 FROM pg_attribute a
+	WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', time_column, source
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	EXECUTE format('SELECT kind FROM %s.textfp_cluster_pairs($1, $2, $3, $4)', s)
+		INTO kind USING source, key_column, fp_column, threshold;
+	EXECUTE format('DELETE FROM %s m WHERE m.method = $1
+		AND NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_pairs p WHERE p.a = m.a AND p.b = m.b)', m) USING kind;
+	EXECUTE format('INSERT INTO %s (a, b, method, score)
+		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_cluster_pairs p
+		ON CONFLICT (a, b, method) DO UPDATE SET score = excluded.score
+		WHERE %s.score IS DISTINCT FROM excluded.score', m, m) USING kind;
+	-- matches of other methods with a key gone from the table
+	EXECUTE format('DELETE FROM %s m WHERE NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.a)
+		OR NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.b)', m);
+	CREATE TEMP TABLE textfp_story_scope AS SELECT k.key FROM pg_temp.textfp_cluster_keys k;
+	EXECUTE format('INSERT INTO pg_temp.textfp_story_scope SELECT st.key FROM %s st
+		WHERE NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = st.key)', st);
+	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_cluster_keys,
+		pg_temp.textfp_cluster_reps, pg_temp.textfp_cluster_pairs;
+	EXECUTE format('SELECT count(DISTINCT story_id), count(*) FROM %s', st) INTO stories, members;
+	EXECUTE format('SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM %s GROUP BY story_id) x', st) INTO largest;
+	EXECUTE format('SELECT count(*) FROM %s', m) INTO matches;
+END
+$$;
+COMMENT ON FUNCTION story_refresh(regclass, name, name, name, double precision)
+	IS 'batch: stores every verified pair of a table within threshold in <table>_matches and recomputes <table>_stories';
+
+-- New rows: their matches against the whole table (through the table's own
+-- index on the fingerprint when it has one), then the stories they touch,
+-- merged where a new row joins two.
+CREATE FUNCTION story_add(source regclass, key_column name, fp_column name, time_column name,
+						  keys bigint[], threshold double precision DEFAULT NULL)
+RETURNS bigint
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+	kind text;
+	thr double precision;
+	found bigint;
+BEGIN
+	IF keys IS NULL THEN
+		RETURN 0;
+	END IF;
+	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
+		INTO kind, thr USING source, key_column, fp_column, threshold;
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	IF kind = 'simhash64' THEN
+		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
+			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
+				   %3$s.hamming_distance(n.%2$I, k.%2$I)::float8 AS score
+			FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.hamming_ball(k.%2$I, $2)
+			WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source)
+			USING keys, thr::integer;
+	ELSE
+		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
+			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
+				   %3$s.jaccard(n.%2$I, k.%2$I) AS score
+			FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.jaccard_ball(k.%2$I, $2)
+			WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source)
+			USING keys, thr;
+	END IF;
+	EXECUTE format('INSERT INTO %s (a, b, method, score)
+		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_story_pairs p
+		ON CONFLICT (a, b, method) DO NOTHING', m) USING kind;
+	GET DIAGNOSTICS found = ROW_COUNT;
+	-- scope: the new keys, their matches, and every member of their stories
+	CREATE TEMP TABLE textfp_story_scope AS
+		SELECT unnest(keys) AS key
+		UNION SELECT p.a FROM pg_temp.textfp_story_pairs p
+		UNION SELECT p.b FROM pg_temp.textfp_story_pairs p;
+	EXECUTE format('INSERT INTO pg_temp.textfp_story_scope
+		SELECT st.key FROM %1$s st WHERE st.story_id IN
+			(SELECT st2.story_id FROM %1$s st2 JOIN pg_temp.textfp_story_scope sc ON sc.key = st2.key)
+		EXCEPT SELECT key FROM pg_temp.textfp_story_scope', st);
+	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_story_pairs;
+	RETURN found;
+END
+$$;
+COMMENT ON FUNCTION story_add(regclass, name, name, name, bigint[], double precision)
+	IS 'new rows: stores their verified matches and updates the stories they join or merge; returns the matches stored';
+
+-- Rows deleted (or about to be): their matches leave the store and their
+-- stories are recomputed from the matches left, which may split them.
+CREATE FUNCTION story_forget(source regclass, key_column name, time_column name, keys bigint[])
+RETURNS bigint
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+	gone bigint;
+BEGIN
+	IF keys IS NULL THEN
+		RETURN 0;
+	END IF;
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	EXECUTE format('CREATE TEMP TABLE textfp_story_scope AS
+		SELECT st.key FROM %1$s st WHERE st.story_id IN
+			(SELECT st2.story_id FROM %1$s st2 WHERE st2.key = ANY ($1))', st) USING keys;
+	EXECUTE format('DELETE FROM %s m WHERE m.a = ANY ($1) OR m.b = ANY ($1)', m) USING keys;
+	GET DIAGNOSTICS gone = ROW_COUNT;
+	EXECUTE format('DELETE FROM %s st WHERE st.key = ANY ($1)', st) USING keys;
+	DELETE FROM pg_temp.textfp_story_scope sc WHERE sc.key = ANY (keys);
+	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	DROP TABLE pg_temp.textfp_story_scope;
+	RETURN gone;
+END
+$$;
+COMMENT ON FUNCTION story_forget(regclass, name, name, bigint[])
+	IS 'deleted rows: removes their matches and recomputes (and may split) the stories they were in; returns the matches removed';
+
+-- ----- reports -----
+
+CREATE FUNCTION story_report(source regclass, key_column name, time_column name, site_column name DEFAULT NULL)
+RETURNS TABLE (story_id bigint, size bigint, original_key bigint, first_at timestamptz, last_at timestamptz,
+			   original_site text, sites bigint)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	st text;
+	site text := CASE WHEN site_column IS NULL THEN 'NULL::text' ELSE format('t.%I::text', site_column) END;
+BEGIN
+	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	RETURN QUERY EXECUTE format('
+		SELECT st.story_id, count(*), st.story_id, min(t.%2$I)::timestamptz, max(t.%2$I)::timestamptz,
+			   (array_agg(%4$s ORDER BY t.%2$I, t.%1$I::bigint))[1], count(DISTINCT %4$s)
+		FROM %5$s st JOIN %3$s t ON t.%1$I::bigint = st.key
+		GROUP BY st.story_id ORDER BY count(*) DESC, st.story_id',
+		key_column, time_column, source, site, st);
+END
+$$;
+COMMENT ON FUNCTION story_report(regclass, name, name, name)
+	IS 'every story of two or more rows: size, original (earliest member), first and last publication, the original''s site and how many sites ran it';
+
+CREATE FUNCTION stories_since(source regclass, key_column name, time_column name, since timestamptz)
+RETURNS TABLE (story_id bigint, size bigint, first_at timestamptz, new_members bigint)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	st text;
+BEGIN
+	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	RETURN QUERY EXECUTE format('
+		SELECT st.story_id, count(*), min(t.%2$I)::timestamptz, count(*) FILTER (WHERE t.%2$I >= $1)
+		FROM %4$s st JOIN %3$s t ON t.%1$I::bigint = st.key
+		GROUP BY st.story_id HAVING min(t.%2$I) >= $1
+		ORDER BY min(t.%2$I), st.story_id', key_column, time_column, source, st) USING since;
+END
+$$;
+COMMENT ON FUNCTION stories_since(regclass, name, name, timestamptz)
+	IS 'stories whose original (earliest member) was published at or after since, with their size';
+
+CREATE FUNCTION story_reprints(source regclass, key_column name, time_column name, site_column name)
+RETURNS TABLE (original_site text, reprint_site text, reprints bigint, stories bigint, median_delay interval)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	st text;
+BEGIN
+	IF site_column IS NULL THEN
+		RAISE EXCEPTION 'story_reprints() needs the site column' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	RETURN QUERY EXECUTE format('
+		SELECT o.%4$I::text, t.%4$I::text, count(*), count(DISTINCT st.story_id),
+			   percentile_disc(0.5) WITHIN GROUP (ORDER BY (t.%2$I::timestamptz - o.%2$I::timestamptz))
+		FROM %5$s st
+		JOIN %3$s t ON t.%1$I::bigint = st.key
+		JOIN %3$s o ON o.%1$I::bigint = st.story_id
+		WHERE st.key <> st.story_id
+		GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2', key_column, time_column, source, site_column, st);
+END
+$$;
+COMMENT ON FUNCTION story_reprints(regclass, name, name, name)
+	IS 'who reprints whom: reprints (members other than the original) by the original''s site and the reprint''s site, with the median delay';
+
+CREATE FUNCTION match_scores(source regclass, buckets integer DEFAULT 10)
+RETURNS TABLE (method text, score_from double precision, score_to double precision, pairs bigint)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+BEGIN
+	IF buckets IS NULL OR buckets < 1 OR buckets > 1000 THEN
+		RAISE EXCEPTION 'buckets must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	EXECUTE format('SELECT matches FROM %s.story_table_names($1)', s) INTO m USING source;
+	-- simhash64: one row per distance in bits; minhash_sig: buckets over [0, 1]
+	RETURN QUERY EXECUTE format('
+		SELECT m.method, m.score, m.score, count(*) FROM %1$s m WHERE m.method = ''simhash64'' GROUP BY 1, 2
+		UNION ALL
+		SELECT m.method, (w.bk - 1)::float8 / $1, w.bk::float8 / $1, count(*)
+		FROM %1$s m, LATERAL (SELECT least(width_bucket(m.score, 0, 1, $1), $1) AS bk) w
+		WHERE m.method <> ''simhash64'' GROUP BY 1, 2, 3
+		ORDER BY 1, 2', m) USING buckets;
+END
+$$;
+COMMENT ON FUNCTION match_scores(regclass, integer)
+	IS 'distribution of match scores in <table>_matches: pairs per Hamming distance (simhash64) or per Jaccard bucket (minhash_sig)';
