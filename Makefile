@@ -57,7 +57,8 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
 	options_cache compat_1_0 featureless \
-	mih mih_options
+	mih mih_options \
+	union_find cluster_table stories
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their

@@ -373,9 +373,14 @@ BEGIN
 			   JOIN pg_temp.textfp_cluster_keys k ON k.key = p.b AND k.key = k.rep
 			 UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys WHERE key = rep');
 	END IF;
-	SELECT count(*), max(c) INTO n, big FROM (SELECT count(*) AS c FROM pg_temp.textfp_cluster_out o GROUP BY o.cluster_key) x;
-	IF n > 0 THEN
-		RAISE DEBUG 'cluster_table: % keys, largest cluster % keys', n, big;
+	SELECT sum(c), max(c) INTO n, big FROM (SELECT count(*) AS c FROM pg_temp.textfp_cluster_out o GROUP BY o.cluster_key) x;
+	-- chaining: one cluster holding a large share is usually templates or
+	-- boilerplate joined link by link, not one story
+	IF big > 100 AND big > 0.05 * n THEN
+		RAISE NOTICE 'largest cluster holds % of % keys (% %%)', big, n, round(100.0 * big / n, 1)
+			USING HINT = CASE WHEN mode = 'components'
+				THEN 'Connected components chain near duplicates of near duplicates; mode => ''star'' or a stricter threshold keeps clusters tight.'
+				ELSE 'A stricter threshold keeps clusters tight.' END;
 	END IF;
 	RETURN QUERY
 		SELECT o.key, o.cluster_key, count(*) OVER (PARTITION BY o.cluster_key)

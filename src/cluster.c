@@ -15,6 +15,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/portal.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 
@@ -132,6 +133,25 @@ integer_datum(Datum d, Oid t)
 	return DatumGetInt16(d);
 }
 
+/* The query's result must be two integer columns. */
+static void
+check_columns(TupleDesc d)
+{
+	if (d->natts != 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("union_find() query must return two integer columns"),
+				 errdetail("It returns %d column(s).", d->natts)));
+	for (int i = 0; i < 2; i++)
+		if (!is_integer_type(TupleDescAttr(d, i)->atttypid))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("union_find() query must return two integer columns"),
+					 errdetail("Column %d is of type %s.", i + 1,
+							   format_type_be(TupleDescAttr(d, i)->atttypid)),
+					 errhint("Cast the keys to bigint; smallint and integer are read as bigint.")));
+}
+
 /*
  * union_find(pairs text, mode text) returns (key, cluster_key, cluster_size).
  *
@@ -152,7 +172,6 @@ textfp_union_find(PG_FUNCTION_ARGS)
 	tfp_cluster c;
 	SPIPlanPtr	plan;
 	Portal		portal;
-	bool		first = true;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		ereport(ERROR,
@@ -187,24 +206,12 @@ textfp_union_find(PG_FUNCTION_ARGS)
 				 errmsg("union_find() needs a query that returns rows"),
 				 errdetail("The query must be one SELECT (or VALUES, or a DML statement with RETURNING) of two integer columns.")));
 	portal = SPI_cursor_open(NULL, plan, NULL, NULL, false);
+	check_columns(portal->tupDesc);
 	for (;;)
 	{
 		SPI_cursor_fetch(portal, true, CLUSTER_FETCH);
 		if (SPI_processed == 0)
 			break;
-		if (first)
-		{
-			TupleDesc	d = SPI_tuptable->tupdesc;
-
-			if (d->natts != 2 ||
-				!is_integer_type(SPI_gettypeid(d, 1)) || !is_integer_type(SPI_gettypeid(d, 2)))
-				ereport(ERROR,
-						(errcode(ERRCODE_DATATYPE_MISMATCH),
-						 errmsg("union_find() query must return two integer columns"),
-						 errdetail("It returns %d column(s).", d->natts),
-						 errhint("Cast the keys to bigint; smallint and integer are read as bigint.")));
-			first = false;
-		}
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
 			HeapTuple	tup = SPI_tuptable->vals[i];
