@@ -278,9 +278,14 @@ COMMENT ON FUNCTION textfp_cluster_check(regclass, name, name, double precision)
 -- costs 4,999 pairs (member, rep), not 12.5M.  Pairs among reps come
 -- through an index on the reps (mih for simhash64, exact; for minhash_sig
 -- the GIN class gin_minhash_ops, exact), so each pair comes out once
--- (a.key < b.key) and is verified by the index's exact operator.
+-- (a.key < b.key) and is verified by the index's exact operator.  With
+-- bands and rows (minhash_sig only), candidates are instead the pairs of
+-- reps sharing a band key (minhash_bands, an equi-join by hash), made
+-- distinct before each is verified with jaccard(): approximate, the
+-- S-curve lsh_probability(J, bands, rows) of finding a pair.
 CREATE FUNCTION textfp_cluster_pairs(tbl regclass, key_column name, fp_column name,
-									 threshold double precision, OUT kind text, OUT threshold_used double precision)
+									 threshold double precision, bands integer DEFAULT NULL, rows integer DEFAULT NULL,
+									 OUT kind text, OUT threshold_used double precision)
 	LANGUAGE plpgsql VOLATILE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
@@ -288,6 +293,8 @@ DECLARE
 	s text := (SELECT pg_catalog.quote_ident(n.nspname)
 		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
 		WHERE e.extname = 'textfp');
+	est numeric;
+	nreps bigint;
 BEGIN
 	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
 		INTO kind, threshold_used USING tbl, key_column, fp_column, threshold;
@@ -301,6 +308,12 @@ BEGIN
 	IF to_regclass('pg_temp.textfp_cluster_pairs') IS NOT NULL THEN
 		DROP TABLE pg_temp.textfp_cluster_pairs;
 	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_bands') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_bands;
+	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_cands') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_cands;
+	END IF;
 	EXECUTE format('CREATE TEMP TABLE textfp_cluster_reps AS
 		SELECT min(t.%1$I::bigint) AS key, t.%2$I AS fp
 		FROM %3$s t WHERE t.%1$I IS NOT NULL AND t.%2$I IS NOT NULL GROUP BY t.%2$I',
@@ -309,19 +322,59 @@ BEGIN
 		SELECT t.%1$I::bigint AS key, coalesce(r.key, t.%1$I::bigint) AS rep
 		FROM %3$s t LEFT JOIN pg_temp.textfp_cluster_reps r ON r.fp OPERATOR(%4$s.=) t.%2$I
 		WHERE t.%1$I IS NOT NULL', key_column, fp_column, tbl, s);
-	IF kind = 'simhash64' THEN
-		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING mih (fp %s.mih_simhash64_ops)', s);
-	ELSE
-		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING gin (fp %s.gin_minhash_ops)', s);
+	IF (bands IS NULL) <> (rows IS NULL) THEN
+		RAISE EXCEPTION 'bands and rows go together' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	ANALYZE pg_temp.textfp_cluster_reps;
-	IF kind = 'simhash64' THEN
+	IF bands IS NOT NULL AND kind <> 'minhash_sig' THEN
+		RAISE EXCEPTION 'bands and rows apply to minhash_sig columns only' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF bands IS NOT NULL AND (bands < 1 OR rows < 1 OR bands::bigint * rows > 1024) THEN
+		RAISE EXCEPTION 'bands and rows must be at least 1, and bands * rows at most the signature''s k'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF bands IS NOT NULL THEN
+		-- LSH: the band keys of every distinct value, pairs sharing one
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_bands AS
+			SELECT r.key, b.band FROM pg_temp.textfp_cluster_reps r, unnest(%s.minhash_bands(r.fp, $1, $2)) b(band)', s)
+			USING bands, rows;
+		ANALYZE pg_temp.textfp_cluster_bands;
+		-- a bucket of n rows makes n(n-1)/2 pairs: refuse a banding that
+		-- would make far more pairs than rows before making them
+		SELECT coalesce(sum(n * (n - 1) / 2), 0) INTO est
+		FROM (SELECT count(*)::numeric AS n FROM pg_temp.textfp_cluster_bands GROUP BY band) x;
+		SELECT count(*) INTO nreps FROM pg_temp.textfp_cluster_reps;
+		IF est > 1000 * nreps + 10000000 THEN
+			DROP TABLE pg_temp.textfp_cluster_bands;
+			RAISE EXCEPTION 'banding % x % makes % candidate pairs for % distinct signatures', bands, rows, est, nreps
+				USING ERRCODE = 'program_limit_exceeded',
+					  DETAIL = 'At most 1,000 candidates a signature (plus 10M) are made.',
+					  HINT = 'Use more rows per band (fewer, stricter bands), or no banding (the exact index route).';
+		END IF;
+		CREATE TEMP TABLE textfp_cluster_cands AS
+			SELECT DISTINCT x.key AS a, y.key AS b
+			FROM pg_temp.textfp_cluster_bands x JOIN pg_temp.textfp_cluster_bands y
+			  ON y.band = x.band AND x.key < y.key;
+		DROP TABLE pg_temp.textfp_cluster_bands;
+		CREATE UNIQUE INDEX ON pg_temp.textfp_cluster_reps (key);
+		ANALYZE pg_temp.textfp_cluster_reps;
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
+			SELECT c.a, c.b, %1$s.jaccard(x.fp, y.fp) AS score
+			FROM pg_temp.textfp_cluster_cands c
+			JOIN pg_temp.textfp_cluster_reps x ON x.key = c.a
+			JOIN pg_temp.textfp_cluster_reps y ON y.key = c.b
+			WHERE %1$s.jaccard(x.fp, y.fp) >= $1', s) USING threshold_used;
+		DROP TABLE pg_temp.textfp_cluster_cands;
+	ELSIF kind = 'simhash64' THEN
+		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING mih (fp %s.mih_simhash64_ops)', s);
+		ANALYZE pg_temp.textfp_cluster_reps;
 		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
 			SELECT a.key AS a, b.key AS b, %1$s.hamming_distance(a.fp, b.fp)::float8 AS score
 			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
 			  ON b.fp OPERATOR(%1$s.<@) %1$s.hamming_ball(a.fp, %2$s) AND a.key < b.key',
 			s, threshold_used::integer);
 	ELSE
+		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING gin (fp %s.gin_minhash_ops)', s);
+		ANALYZE pg_temp.textfp_cluster_reps;
 		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
 			SELECT a.key AS a, b.key AS b, %1$s.jaccard(a.fp, b.fp) AS score
 			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
@@ -334,11 +387,12 @@ BEGIN
 		FROM pg_temp.textfp_cluster_keys k WHERE k.key <> k.rep;
 END
 $$;
-COMMENT ON FUNCTION textfp_cluster_pairs(regclass, name, name, double precision)
+COMMENT ON FUNCTION textfp_cluster_pairs(regclass, name, name, double precision, integer, integer)
 	IS 'internal: the verified pairs of a table within the threshold, into temporary tables textfp_cluster_pairs and textfp_cluster_keys';
 
 CREATE FUNCTION cluster_table(tbl regclass, key_column name, fp_column name,
-							  threshold double precision DEFAULT NULL, mode text DEFAULT 'components')
+							  threshold double precision DEFAULT NULL, mode text DEFAULT 'components',
+							  bands integer DEFAULT NULL, rows integer DEFAULT NULL)
 RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
 	LANGUAGE plpgsql VOLATILE
 	SET search_path = pg_catalog, pg_temp
@@ -355,8 +409,8 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'Valid modes are "components" and "star".';
 	END IF;
-	EXECUTE format('SELECT %s.textfp_cluster_pairs($1, $2, $3, $4)', s)
-		USING tbl, key_column, fp_column, threshold;
+	EXECUTE format('SELECT %s.textfp_cluster_pairs($1, $2, $3, $4, $5, $6)', s)
+		USING tbl, key_column, fp_column, threshold, bands, rows;
 	IF mode = 'components' THEN
 		-- every key through its rep: components of reps, then members
 		EXECUTE format('CREATE TEMP TABLE textfp_cluster_out AS
@@ -389,8 +443,8 @@ BEGIN
 		pg_temp.textfp_cluster_reps, pg_temp.textfp_cluster_pairs;
 END
 $$;
-COMMENT ON FUNCTION cluster_table(regclass, name, name, double precision, text)
-	IS 'clusters a table''s rows by their fingerprints within threshold (NULL: the % setting): connected components or stars; cluster_key is the smallest key of the cluster';
+COMMENT ON FUNCTION cluster_table(regclass, name, name, double precision, text, integer, integer)
+	IS 'clusters a table''s rows by their fingerprints within threshold (NULL: the % setting): connected components or stars; cluster_key is the smallest key of the cluster; bands and rows: LSH candidates for minhash_sig';
 
 -- ----- stories that persist and the match store -----
 -- For a source table T, two tables next to it (same schema):
@@ -519,7 +573,7 @@ COMMENT ON FUNCTION textfp_story_recompute(regclass, name, name)
 -- the match store (pairs of this method no longer within it, or with a
 -- deleted key, leave it), then every story recomputed.
 CREATE FUNCTION story_refresh(source regclass, key_column name, fp_column name, time_column name,
-							  threshold double precision DEFAULT NULL,
+							  threshold double precision DEFAULT NULL, bands integer DEFAULT NULL, rows integer DEFAULT NULL,
 							  OUT stories bigint, OUT members bigint, OUT largest bigint, OUT matches bigint)
 	LANGUAGE plpgsql VOLATILE
 	SET search_path = pg_catalog, pg_temp
@@ -539,8 +593,8 @@ BEGIN
 			USING ERRCODE = 'undefined_column';
 	END IF;
 	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
-	EXECUTE format('SELECT kind FROM %s.textfp_cluster_pairs($1, $2, $3, $4)', s)
-		INTO kind USING source, key_column, fp_column, threshold;
+	EXECUTE format('SELECT kind FROM %s.textfp_cluster_pairs($1, $2, $3, $4, $5, $6)', s)
+		INTO kind USING source, key_column, fp_column, threshold, bands, rows;
 	EXECUTE format('DELETE FROM %s m WHERE m.method = $1
 		AND NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_pairs p WHERE p.a = m.a AND p.b = m.b)', m) USING kind;
 	EXECUTE format('INSERT INTO %s (a, b, method, score)
@@ -561,7 +615,7 @@ BEGIN
 	EXECUTE format('SELECT count(*) FROM %s', m) INTO matches;
 END
 $$;
-COMMENT ON FUNCTION story_refresh(regclass, name, name, name, double precision)
+COMMENT ON FUNCTION story_refresh(regclass, name, name, name, double precision, integer, integer)
 	IS 'batch: stores every verified pair of a table within threshold in <table>_matches and recomputes <table>_stories';
 
 -- New rows: their matches against the whole table (through the table's own
