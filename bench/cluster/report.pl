@@ -28,12 +28,13 @@ print "# cluster_table at scale\n\n";
 print "$meta{date}, $meta{cpu}, $meta{nproc} cores, load $meta{load_start} at start, ",
 	($meta{load_end} // '?'), " at end; $meta{server}; commit $meta{commit}\n\n";
 print "`$meta{command}`\n\n" if $meta{command};
-print "| call | seconds | minutes | peak RSS (MB) | temp files (MB) | rows | clusters | largest | largest share |\n";
-print "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+print "| call | wall s | wall min | backend CPU s | peak RSS (MB) | temp files (MB) | rows | clusters | largest | largest share |\n";
+print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 for my $r (rows('steps.tsv')) {
 	my $pairs = $r->{step} =~ /pairs only/;
-	printf "| %s | %.0f | %.1f | %.0f | %.0f | %s | %s | %s | %s |\n", $r->{step}, $r->{seconds},
-		$r->{seconds} / 60, $r->{peak_rss_kb} / 1024, $r->{temp_mb}, $r->{rows},
+	printf "| %s | %.0f | %.1f | %s | %.0f | %.0f | %s | %s | %s | %s |\n", $r->{step}, $r->{seconds},
+		$r->{seconds} / 60, ($r->{cpu_seconds} // '') eq '' ? '' : sprintf('%.0f', $r->{cpu_seconds}),
+		$r->{peak_rss_kb} / 1024, $r->{temp_mb}, $r->{rows},
 		$pairs ? '' : $r->{clusters}, $pairs ? '' : $r->{largest},
 		$pairs || !$r->{rows} ? '' : sprintf('%.3f%%', 100 * $r->{largest} / $r->{rows});
 }
