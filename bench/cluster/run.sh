@@ -16,6 +16,10 @@
 #   MINHASH        1 to cluster minhash_sig too (default 1)
 #   SKIP_LOAD      1: table textlike is loaded already (BENCH_SERVER=existing)
 #   BENCH_SERVER   "existing": no packages, no build, no throwaway cluster
+#   PARTS          which parts to run (default all): fp_components fp_star fp_pairs fp_recall
+#                  sig_components sig_star sig_pairs sig_recall; results of earlier runs in the same
+#                  database are kept
+#   BANDS, ROWS    MinHash LSH banding for cluster_table (default: none, the exact GIN route)
 
 set -euo pipefail
 c_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,6 +28,9 @@ export N=${N:-1000000}
 SIMHASH_T=${SIMHASH_T:-10}
 MINHASH_T=${MINHASH_T:-0.28}
 MINHASH=${MINHASH:-1}
+PARTS=${PARTS:-fp_components fp_star fp_pairs fp_recall sig_components sig_star sig_pairs sig_recall}
+BANDS=${BANDS:-}
+ROWS=${ROWS:-}
 SKIP_LOAD=${SKIP_LOAD:-0}
 BENCH_SERVER=${BENCH_SERVER:-}
 start=$SECONDS
@@ -37,7 +44,7 @@ mkdir -p "$out"
 	printf 'nproc\t%s\n' "$(nproc)"
 	printf 'load_start\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 	printf 'commit\t%s\n' "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || true)"
-	printf 'command\t%s\n' "N=$N SIMHASH_T=$SIMHASH_T MINHASH_T=$MINHASH_T MINHASH=$MINHASH bash bench/cluster/run.sh"
+	printf 'command\t%s\n' "N=$N SIMHASH_T=$SIMHASH_T MINHASH_T=$MINHASH_T MINHASH=$MINHASH BANDS=$BANDS ROWS=$ROWS PARTS='$PARTS' bash bench/cluster/run.sh"
 } > "$out/meta.txt"
 
 inner() {
@@ -52,7 +59,9 @@ inner() {
 		textlike_load
 		printf 'load_s\t%s\n' $((SECONDS - t0)) >> "$out/meta.txt"
 	fi
-	"${psql[@]}" -c "DROP TABLE IF EXISTS bench_step, bench_recall"
+	part() { [[ " $PARTS " == *" $1 "* ]]; }
+	local lsh=""
+	[[ -n $BANDS ]] && lsh=", bands => $BANDS, rows => $ROWS"
 	"${psql[@]}" -At -F $'\t' -c "SELECT 'rows', count(*), 'distinct_fp', count(DISTINCT fp), 'planted_copies',
 		count(*) FILTER (WHERE role = 'copy') FROM textlike" >> "$out/meta.txt"
 	run_step() {	# name, call, out table
@@ -61,28 +70,32 @@ inner() {
 	}
 	local s
 	for mode in components star; do
+		part "fp_$mode" || continue
 		run_step "simhash64 $mode" \
 			"CREATE TABLE cl_fp_$mode AS SELECT * FROM cluster_table('textlike', 'id', 'fp', $SIMHASH_T, '$mode')" \
 			"cl_fp_$mode"
 	done
 	# the verified pairs alone (for recall, and the time split between pairs and union-find)
-	run_step "simhash64 pairs only" \
+	part fp_pairs && run_step "simhash64 pairs only" \
 		"SELECT textfp_cluster_pairs('textlike', 'id', 'fp', $SIMHASH_T); DROP TABLE IF EXISTS pairs_fp, keys_fp; CREATE TABLE pairs_fp AS SELECT a, b, score AS cluster_key, 1::bigint AS cluster_size FROM pg_temp.textfp_cluster_pairs; CREATE TABLE keys_fp AS SELECT * FROM pg_temp.textfp_cluster_keys; CREATE INDEX ON keys_fp (key); CREATE INDEX ON pairs_fp (a, b)" \
 		pairs_fp
 	for mode in components star; do
+		part fp_recall || continue
 		"${psql[@]}" -v fp=fp -v op="hamming_distance(o.fp, c.fp) <= $SIMHASH_T" -v pairs=pairs_fp -v keys=keys_fp \
 			-v clusters="cl_fp_$mode" -f "$c_dir/recall.sql" | tee -a "$out/steps.log" >&2
 	done
 	if [[ $MINHASH == 1 ]]; then
 		for mode in components star; do
+			part "sig_$mode" || continue
 			run_step "minhash_sig $mode" \
-				"CREATE TABLE cl_sig_$mode AS SELECT * FROM cluster_table('textlike', 'id', 'sig', $MINHASH_T, '$mode')" \
+				"CREATE TABLE cl_sig_$mode AS SELECT * FROM cluster_table('textlike', 'id', 'sig', $MINHASH_T, '$mode'$lsh)" \
 				"cl_sig_$mode"
 		done
-		run_step "minhash_sig pairs only" \
-			"SELECT textfp_cluster_pairs('textlike', 'id', 'sig', $MINHASH_T); DROP TABLE IF EXISTS pairs_sig, keys_sig; CREATE TABLE pairs_sig AS SELECT a, b, score AS cluster_key, 1::bigint AS cluster_size FROM pg_temp.textfp_cluster_pairs; CREATE TABLE keys_sig AS SELECT * FROM pg_temp.textfp_cluster_keys; CREATE INDEX ON keys_sig (key); CREATE INDEX ON pairs_sig (a, b)" \
+		part sig_pairs && run_step "minhash_sig pairs only" \
+			"SELECT textfp_cluster_pairs('textlike', 'id', 'sig', $MINHASH_T${lsh:+, $BANDS, $ROWS}); DROP TABLE IF EXISTS pairs_sig, keys_sig; CREATE TABLE pairs_sig AS SELECT a, b, score AS cluster_key, 1::bigint AS cluster_size FROM pg_temp.textfp_cluster_pairs; CREATE TABLE keys_sig AS SELECT * FROM pg_temp.textfp_cluster_keys; CREATE INDEX ON keys_sig (key); CREATE INDEX ON pairs_sig (a, b)" \
 			pairs_sig
 		for mode in components star; do
+			part sig_recall || continue
 			"${psql[@]}" -v fp=sig -v op="jaccard(o.sig, c.sig) >= $MINHASH_T" -v pairs=pairs_sig -v keys=keys_sig \
 				-v clusters="cl_sig_$mode" -f "$c_dir/recall.sql" | tee -a "$out/steps.log" >&2
 		done
@@ -91,7 +104,7 @@ inner() {
 	"${psql[@]}" -c "\\copy bench_recall TO '$out/recall.tsv' WITH (FORMAT text, HEADER)"
 }
 export -f inner step
-export out c_dir repo SIMHASH_T MINHASH_T MINHASH SKIP_LOAD
+export out c_dir repo SIMHASH_T MINHASH_T MINHASH SKIP_LOAD PARTS BANDS ROWS
 
 if [[ $BENCH_SERVER == existing ]]; then
 	step "running on the existing server (${PGHOST:-default host}:${PGPORT:-5432}), database ${PGDATABASE:-default}"
