@@ -39,10 +39,12 @@ for my $r (rows('steps.tsv')) {
 		$pairs || !$r->{rows} ? '' : sprintf('%.3f%%', 100 * $r->{largest} / $r->{rows});
 }
 print "\n(pairs only: rows are the verified pairs, identical values collapsed)\n\n";
-print "| fingerprint | clusters | planted pairs | operator recall | route recall | missed by route | extra | same cluster |\n";
-print "|---|---|---:|---:|---:|---:|---:|---:|\n";
+print "| fingerprint | clusters | planted pairs | operator recall | route recall | missed by route | extra | same cluster | route found, of the operator's | lsh_probability predicts (3 SE) |\n";
+print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 for my $r (rows('recall.tsv')) {
-	printf "| %s | %s | %d | %.4f | %.4f | %d | %d | %.4f |\n", $r->{fp}, $r->{clusters}, $r->{planted},
+	printf "| %s | %s | %d | %.4f | %.4f | %d | %d | %.4f | %s | %s |\n", $r->{fp}, $r->{clusters}, $r->{planted},
 		$r->{operator_recall}, $r->{route_recall}, $r->{route_missing}, $r->{route_extra},
-		$r->{cluster_recall};
+		$r->{cluster_recall}, ($r->{found_of_accepted} // '') eq '' ? '' : sprintf('%.4f', $r->{found_of_accepted}),
+		($r->{lsh_expected} // '') eq '' ? '' : sprintf('%.4f (%.4f to %.4f)', $r->{lsh_expected},
+			$r->{lsh_expected} - 3 * $r->{lsh_se}, $r->{lsh_expected} + 3 * $r->{lsh_se});
 }

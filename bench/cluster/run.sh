@@ -82,6 +82,7 @@ inner() {
 	for mode in components star; do
 		part fp_recall || continue
 		"${psql[@]}" -v fp=fp -v op="hamming_distance(o.fp, c.fp) <= $SIMHASH_T" -v pairs=pairs_fp -v keys=keys_fp \
+			-v lsh=false \
 			-v clusters="cl_fp_$mode" -f "$c_dir/recall.sql" | tee -a "$out/steps.log" >&2
 	done
 	if [[ $MINHASH == 1 ]]; then
@@ -97,6 +98,7 @@ inner() {
 		for mode in components star; do
 			part sig_recall || continue
 			"${psql[@]}" -v fp=sig -v op="jaccard(o.sig, c.sig) >= $MINHASH_T" -v pairs=pairs_sig -v keys=keys_sig \
+				-v lsh="$([[ -n $BANDS ]] && echo true || echo false)" -v bands="${BANDS:-0}" -v rows="${ROWS:-0}" \
 				-v clusters="cl_sig_$mode" -f "$c_dir/recall.sql" | tee -a "$out/steps.log" >&2
 		done
 	fi
