@@ -21,6 +21,7 @@ CORE_OBJS = \
 	src/core/minhash.o \
 	src/core/formats.o \
 	src/core/mih.o \
+	src/core/lsh.o \
 	src/core/cluster.o
 
 OBJS = $(CORE_OBJS) \
@@ -51,6 +52,10 @@ OBJS = $(CORE_OBJS) \
 	src/mihwal.o \
 	src/mihcost.o \
 	src/mihvalidate.o \
+	src/lsh_query.o \
+	src/minhash_lsh.o \
+	src/minhash_lsh_selfuncs.o \
+	src/minhash_lsh_gin.o \
 	src/cluster.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
@@ -58,6 +63,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
 	options_cache compat_1_0 featureless \
 	mih mih_options \
+	minhash_lsh minhash_lsh_gin minhash_lsh_update \
 	union_find cluster_table stories
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
@@ -94,7 +100,7 @@ UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_cluster.c src/core/tfp_cluster.h
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_cluster.c src/core/tfp_cluster.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

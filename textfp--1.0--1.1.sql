@@ -192,6 +192,178 @@ COMMENT ON OPERATOR CLASS mih_simhash64_ops USING mih
 COMMENT ON OPERATOR FAMILY mih_simhash64_ops USING mih
 	IS 'operators a mih index on simhash64 answers: =, %, <@ hamming_ball';
 
+-- ===== minhash LSH bands (issue 14) =====
+-- Band keys of minhash signatures, the S-curve and the choice of a banding,
+-- the lsh_query type with its @@ operators (band semantics, every parameter
+-- in the value, so IMMUTABLE), planner estimates for them, and the GIN class
+-- gin_minhash_lsh_ops.  docs/minhash.md shows the idiom: @@ for candidates,
+-- % (or <@ jaccard_ball) to verify.
+
+-- The recommended configuration for band indexes at scale, in one name:
+-- minhash(doc, featureless => 'null', shingle => 3) at k = 128, frozen like
+-- every constructor.
+CREATE FUNCTION minhash_lsh(doc text, seed bigint DEFAULT 0) RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_lsh'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_lsh(text, bigint)
+	IS 'MinHash signature of the recommended configuration for band indexes: minhash(doc, featureless => ''null'', shingle => 3, seed => seed), k = 128';
+
+CREATE FUNCTION minhash_bands(sig minhash_sig, bands integer, rows integer) RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'minhash_sig_bands'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_bands(minhash_sig, integer, integer)
+	IS 'the 64-bit keys of a signature''s first bands bands of rows positions each, mixing in k, method, seed and pipeline; empty for a featureless signature';
+
+-- Not STRICT for k alone: NULL in any other argument gives NULL.
+CREATE FUNCTION lsh_probability(j float8, bands integer, rows integer,
+	min_bands integer DEFAULT 1, k integer DEFAULT NULL) RETURNS float8
+	AS 'MODULE_PATHNAME', 'textfp_lsh_probability'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION lsh_probability(float8, integer, integer, integer, integer)
+	IS 'probability that a pair of Jaccard similarity j has at least min_bands equal bands (with k: j is an estimate from k positions)';
+
+CREATE FUNCTION lsh_params(threshold float8, k integer DEFAULT 128,
+	false_positive_weight float8 DEFAULT 0.5, false_negative_weight float8 DEFAULT 0.5,
+	max_min_bands integer DEFAULT 1,
+	OUT bands integer, OUT rows integer, OUT min_bands integer,
+	OUT false_positive float8, OUT false_negative float8, OUT candidates_per_row float8)
+RETURNS record
+	AS 'MODULE_PATHNAME', 'textfp_lsh_params'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION lsh_params(float8, integer, float8, float8, integer)
+	IS 'the banding with the least weighted false positive and false negative areas around a threshold';
+
+-- STABLE: reads the column's ANALYZE statistics.
+CREATE FUNCTION lsh_params_for(relation regclass, column_name name, threshold float8,
+	max_candidates float8 DEFAULT 100,
+	false_positive_weight float8 DEFAULT 0.5, false_negative_weight float8 DEFAULT 0.5,
+	max_min_bands integer DEFAULT 4,
+	OUT bands integer, OUT rows integer, OUT min_bands integer,
+	OUT false_positive float8, OUT false_negative float8, OUT candidates_per_row float8)
+RETURNS record
+	AS 'MODULE_PATHNAME', 'textfp_lsh_params_column'
+	LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION lsh_params_for(regclass, name, float8, float8, float8, float8, integer)
+	IS 'the banding with the least weighted error among those predicted, from a column''s statistics, to give at most max_candidates candidates per row';
+
+-- type lsh_query: a signature and a banding
+
+CREATE TYPE lsh_query;
+
+CREATE FUNCTION lsh_query_in(cstring) RETURNS lsh_query
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION lsh_query_out(lsh_query) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION lsh_query_recv(internal) RETURNS lsh_query
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION lsh_query_send(lsh_query) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE lsh_query (
+	INPUT = lsh_query_in,
+	OUTPUT = lsh_query_out,
+	RECEIVE = lsh_query_recv,
+	SEND = lsh_query_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = int4,
+	STORAGE = external
+);
+COMMENT ON TYPE lsh_query
+	IS 'minhash signature and banding, written signature/bands=B,rows=R,min_bands=M';
+COMMENT ON FUNCTION lsh_query_in(cstring) IS 'text input of lsh_query';
+COMMENT ON FUNCTION lsh_query_out(lsh_query) IS 'text output of lsh_query';
+COMMENT ON FUNCTION lsh_query_recv(internal) IS 'binary input of lsh_query';
+COMMENT ON FUNCTION lsh_query_send(lsh_query) IS 'binary output of lsh_query';
+
+CREATE FUNCTION lsh_query(sig minhash_sig, bands integer, rows integer, min_bands integer DEFAULT 1)
+RETURNS lsh_query
+	AS 'MODULE_PATHNAME', 'lsh_query_make'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION lsh_query(minhash_sig, integer, integer, integer)
+	IS 'the signatures made like sig that share at least min_bands of its first bands bands of rows positions';
+
+-- The recommended banding (the defaults of gin_minhash_lsh_ops): 44 bands of
+-- one position, at least 10 equal, for thresholds from 0.28 (docs/minhash.md).
+CREATE FUNCTION lsh_query(sig minhash_sig) RETURNS lsh_query
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	RETURN lsh_query(sig, 44, 1, 10);
+COMMENT ON FUNCTION lsh_query(minhash_sig)
+	IS 'lsh_query(sig, 44, 1, 10): the recommended banding, the one gin_minhash_lsh_ops indexes by default';
+
+CREATE FUNCTION lsh_query_signature(lsh_query) RETURNS minhash_sig
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION lsh_query_bands(lsh_query) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION lsh_query_rows(lsh_query) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION lsh_query_min_bands(lsh_query) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION lsh_query_signature(lsh_query) IS 'signature of an lsh_query';
+COMMENT ON FUNCTION lsh_query_bands(lsh_query) IS 'bands of an lsh_query';
+COMMENT ON FUNCTION lsh_query_rows(lsh_query) IS 'positions per band of an lsh_query';
+COMMENT ON FUNCTION lsh_query_min_bands(lsh_query) IS 'least number of equal bands of an lsh_query';
+
+CREATE FUNCTION minhash_lsh_sel(internal, oid, internal, integer) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION minhash_lsh_joinsel(internal, oid, internal, smallint, internal) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash_lsh_sel(internal, oid, internal, integer)
+	IS 'restriction selectivity of minhash_sig @@ lsh_query';
+COMMENT ON FUNCTION minhash_lsh_joinsel(internal, oid, internal, smallint, internal)
+	IS 'join selectivity of minhash_sig @@ lsh_query';
+
+-- COST 10: at most k values compared, usually a few.
+CREATE FUNCTION minhash_sig_lsh_match(minhash_sig, lsh_query) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+CREATE FUNCTION lsh_query_lsh_match(lsh_query, minhash_sig) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION minhash_sig_lsh_match(minhash_sig, lsh_query)
+	IS 'implementation of @@: at least min_bands of the query''s bands are equal';
+COMMENT ON FUNCTION lsh_query_lsh_match(lsh_query, minhash_sig)
+	IS 'implementation of @@ with the query on the left';
+
+CREATE OPERATOR @@ (
+	LEFTARG = minhash_sig, RIGHTARG = lsh_query, FUNCTION = minhash_sig_lsh_match,
+	COMMUTATOR = @@, RESTRICT = minhash_lsh_sel, JOIN = minhash_lsh_joinsel
+);
+CREATE OPERATOR @@ (
+	LEFTARG = lsh_query, RIGHTARG = minhash_sig, FUNCTION = lsh_query_lsh_match,
+	COMMUTATOR = @@, RESTRICT = minhash_lsh_sel, JOIN = minhash_lsh_joinsel
+);
+COMMENT ON OPERATOR @@ (minhash_sig, lsh_query)
+	IS 'LSH candidates: at least min_bands of the query''s bands are equal';
+COMMENT ON OPERATOR @@ (lsh_query, minhash_sig)
+	IS 'LSH candidates: at least min_bands of the query''s bands are equal';
+
+-- GIN: one key per band
+
+CREATE FUNCTION gin_minhash_lsh_extract_value(minhash_sig, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_minhash_lsh_extract_query(minhash_sig, internal, smallint, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_minhash_lsh_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gin_minhash_lsh_extract_value(minhash_sig, internal, internal)
+	IS 'GIN support: one key per band of a signature';
+COMMENT ON FUNCTION gin_minhash_lsh_extract_query(minhash_sig, internal, smallint, internal, internal, internal, internal)
+	IS 'GIN support: the query''s band keys and how many must match';
+COMMENT ON FUNCTION gin_minhash_lsh_options(internal)
+	IS 'GIN support: the bands, rows and bits options';
+
+-- Deciding from the keys is gin_minhash_ops's rule (at least so many keys,
+-- then recheck): the class shares its consistent functions.
+CREATE OPERATOR CLASS gin_minhash_lsh_ops
+	FOR TYPE minhash_sig USING gin AS
+	OPERATOR 1 @@ (minhash_sig, lsh_query),
+	FUNCTION 1 btint8cmp(bigint, bigint),
+	FUNCTION 2 gin_minhash_lsh_extract_value(minhash_sig, internal, internal),
+	FUNCTION 3 gin_minhash_lsh_extract_query(minhash_sig, internal, smallint, internal, internal, internal, internal),
+	FUNCTION 4 gin_minhash_consistent(internal, smallint, minhash_sig, integer, internal, internal, internal, internal),
+	FUNCTION 6 gin_minhash_triconsistent(internal, smallint, minhash_sig, integer, internal, internal, internal),
+	FUNCTION 7 gin_minhash_lsh_options(internal),
+	STORAGE bigint;
+COMMENT ON OPERATOR CLASS gin_minhash_lsh_ops USING gin
+	IS 'LSH bands of minhash_sig: exact for @@ lsh_query, one key per band';
 -- =========================================================================
 -- issue 16: clustering (union-find), stories that persist, a match store
 -- and reports

@@ -125,6 +125,14 @@ textfp_objects(void)
 	args[1] = FLOAT8OID;
 	cached.jaccard_ball_fn = own_function(extoid, nspname, "jaccard_ball", 2, args);
 
+	/* LSH bands (1.1) */
+	cached.lsh_query = own_type(extoid, nsp, "lsh_query");
+	{
+		Oid			lsh_args[4] = {cached.minhash_sig, INT4OID, INT4OID, INT4OID};
+
+		cached.lsh_query_fn = own_function(extoid, nspname, "lsh_query", 4, lsh_args);
+	}
+
 	cached.valid = OidIsValid(cached.simhash64) && OidIsValid(cached.hamming_ball) &&
 		OidIsValid(cached.minhash_sig) && OidIsValid(cached.jaccard_ball) &&
 		OidIsValid(cached.hamming_ball_fn) && OidIsValid(cached.jaccard_ball_fn);

@@ -30,12 +30,6 @@ typedef struct GinMinhashOptions
 	int			bits;
 } GinMinhashOptions;
 
-/* What every key of one query shares through extra_data. */
-typedef struct GinMinhashQuery
-{
-	int			needed;			/* keys that must match */
-} GinMinhashQuery;
-
 static int
 key_bits(FunctionCallInfo fcinfo)
 {

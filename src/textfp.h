@@ -89,6 +89,33 @@ typedef struct JaccardBall
 #define DatumGetJaccardBallP(d)	((JaccardBall *) PG_DETOAST_DATUM(d))
 #define PG_GETARG_JACCARD_BALL_P(n) DatumGetJaccardBallP(PG_GETARG_DATUM(n))
 
+/*
+ * lsh_query: a signature and a banding, for minhash_sig @@ lsh_query ("at
+ * least min_bands of the first bands bands of rows positions are equal").
+ * Checked on construction: 1 <= min_bands <= bands, bands * rows <= k.
+ */
+typedef struct LshQuery
+{
+	int32		vl_len_;
+	int32		bands;
+	int32		rows;
+	int32		min_bands;
+	MinhashSig	sig;			/* a whole minhash_sig varlena */
+} LshQuery;
+
+#define DatumGetLshQueryP(d)	((LshQuery *) PG_DETOAST_DATUM(d))
+#define PG_GETARG_LSH_QUERY_P(n) DatumGetLshQueryP(PG_GETARG_DATUM(n))
+
+/*
+ * What every key of one GIN query of minhash_sig shares through extra_data
+ * (gin_minhash_ops and gin_minhash_lsh_ops, whose consistent functions are
+ * the same): at least `needed` keys must match.
+ */
+typedef struct GinMinhashQuery
+{
+	int			needed;
+} GinMinhashQuery;
+
 /* Strategy numbers of the index operator classes. */
 #define SIMHASH_EQ_STRATEGY			1	/* simhash64 = simhash64 */
 #define SIMHASH_NEAR_STRATEGY		2	/* simhash64 % simhash64 */
@@ -98,6 +125,7 @@ typedef struct JaccardBall
 #define MINHASH_EQ_STRATEGY			1	/* minhash_sig = minhash_sig */
 #define MINHASH_NEAR_STRATEGY		2	/* minhash_sig % minhash_sig */
 #define MINHASH_WITHIN_STRATEGY		3	/* minhash_sig <@ jaccard_ball */
+#define MINHASH_LSH_STRATEGY		1	/* minhash_sig @@ lsh_query (gin_minhash_lsh_ops) */
 #define PG_GETARG_HAMMING_BALL_P(n) ((HammingBall *) PG_GETARG_POINTER(n))
 
 /*
@@ -120,6 +148,9 @@ typedef struct TextfpObjects
 	Oid			jaccard_ball;
 	Oid			hamming_ball_fn;	/* hamming_ball(simhash64, integer) */
 	Oid			jaccard_ball_fn;	/* jaccard_ball(minhash_sig, float8) */
+	/* 1.1 objects: InvalidOid in a database still at 1.0 */
+	Oid			lsh_query;
+	Oid			lsh_query_fn;	/* lsh_query(minhash_sig, integer, integer, integer) */
 } TextfpObjects;
 
 extern const TextfpObjects *textfp_objects(void);
@@ -139,6 +170,25 @@ extern bool minhash_sig_is_valid(const MinhashSig *sig);
 extern void minhash_sig_check_pair(const MinhashSig *a, const MinhashSig *b);
 extern void minhash_sig_check_threshold(double t);
 extern void minhash_sig_write(StringInfo buf, const MinhashSig *sig);
+
+/* lsh_query.c */
+extern void minhash_lsh_header(const MinhashSig *sig, tfp_lsh_header *h);
+extern bool minhash_lsh_match(const MinhashSig *sig, const LshQuery *q);
+extern void minhash_lsh_check_banding(int k, int32 bands, int32 rows, int32 min_bands);
+
+/* minhash_lsh_selfuncs.c: a column's sampled pair statistics */
+typedef struct LshColumnStats
+{
+	int			k;				/* of the column's ordinary rows; 0 without statistics */
+	double	   *pmf;			/* pmf[c]: share of sampled pairs with c equal positions */
+	double		ordinary;		/* share of rows neither null nor a common value */
+	int			nmcv;
+	MinhashSig **mcv;
+	double	   *mcv_freq;
+} LshColumnStats;
+
+extern void minhash_lsh_column_stats(Oid relid, const char *column,
+									 LshColumnStats *st, double *reltuples);
 
 /* options.c: the pipeline's named arguments */
 typedef struct TextfpOptions

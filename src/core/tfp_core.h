@@ -438,6 +438,114 @@ extern double tfp_set_jaccard(const uint64_t *a, size_t na,
  */
 extern uint32_t tfp_pipeline_id(const tfp_options *opts);
 
+/* --- LSH bands of MinHash signatures (lsh.c) --- */
+
+/*
+ * Band keys are stored: the bytes hashed (little-endian) are a version byte,
+ * method, value bits, 0, k (2 bytes), rows (2), pipeline (4), seed (8), the
+ * band's number (2), 0 (2), then the band's rows values (4 bytes each).
+ */
+#define TFP_LSH_KEY_VERSION 1
+#define TFP_LSH_KEY_HEADER_BYTES 24
+
+/* What a signature's header says: signatures compare only when all agree. */
+typedef struct tfp_lsh_header
+{
+	int			k;
+	int			method;			/* tfp_minhash_method */
+	int			value_bits;
+	uint32_t	pipeline;
+	uint64_t	seed;
+} tfp_lsh_header;
+
+/*
+ * The key of band `band` (positions band * rows .. band * rows + rows - 1 of
+ * values): XXH3-64 of the bytes above.  rows * (band + 1) <= k.
+ */
+extern uint64_t tfp_lsh_band_key(const tfp_lsh_header *h, int rows, int band,
+								 const uint32_t *values);
+
+/* True when every value is TFP_MINHASH_EMPTY: the signature of no features. */
+extern bool tfp_minhash_is_featureless(const uint32_t *values, int k);
+
+/* Bands of `rows` that fit in k positions, at most `bands`. */
+extern int	tfp_lsh_indexed_bands(int k, int bands, int rows);
+
+/*
+ * Equal bands among the first `bands` bands of two signatures' values; stops
+ * counting at `enough` and as soon as `enough` cannot be reached.
+ */
+extern int	tfp_lsh_equal_bands(const uint32_t *a, const uint32_t *b,
+								int bands, int rows, int enough);
+
+/* P(X >= m) for X ~ Binomial(n, p), n <= TFP_MINHASH_K_MAX. */
+extern double tfp_binomial_tail(int n, double p, int m);
+
+/*
+ * The S-curve: the probability that a pair of Jaccard similarity s has at
+ * least min_bands of bands equal bands of rows positions (independent
+ * positions, each equal with probability s).
+ */
+extern double tfp_lsh_probability(double s, int bands, int rows, int min_bands);
+
+/*
+ * The same given that c of the k positions are equal (an estimate of c / k),
+ * the c positions anywhere: a band is equal with probability
+ * C(c, rows) / C(k, rows), and bands are taken as independent (they are
+ * slightly negatively correlated, so this errs a little high for m > 1).
+ */
+extern double tfp_lsh_band_given(int c, int k, int rows);
+extern double tfp_lsh_probability_given(int c, int k, int bands, int rows,
+										int min_bands);
+
+/*
+ * Expected candidates of a row among `others` rows whose pairs with it have
+ * c equal positions with probability pmf[c], c = 0..k.
+ */
+extern double tfp_lsh_expected_candidates(const double *pmf, int k, double others,
+										  int bands, int rows, int min_bands);
+
+/* What tfp_lsh_choose optimises. */
+typedef struct tfp_lsh_goal
+{
+	double		threshold;		/* 0..1 */
+	int			k;				/* 1..TFP_MINHASH_K_MAX */
+	double		fp_weight;		/* of the area under the S-curve below the threshold */
+	double		fn_weight;		/* of the area above it under 1 - S-curve */
+	int			max_min_bands;	/* m is searched in 1..this */
+	const double *pmf;			/* NULL, or pairs' equal positions as above */
+	double		others;			/* rows a row is compared with (with pmf) */
+	double		max_candidates; /* budget per row (with pmf) */
+} tfp_lsh_goal;
+
+typedef struct tfp_lsh_choice
+{
+	int			bands;
+	int			rows;
+	int			min_bands;
+	double		false_positive; /* area */
+	double		false_negative; /* area */
+	double		candidates;		/* expected per row; -1 without pmf */
+} tfp_lsh_choice;
+
+/*
+ * Every banding with bands * rows <= k and min_bands <= max_min_bands: the
+ * one with the least fp_weight * FP area + fn_weight * FN area (areas by
+ * Simpson's rule), fewer bands on a tie.  With pmf, among those expected to
+ * give at most max_candidates per row; when none does, the one with the
+ * fewest, and false is returned.
+ */
+extern bool tfp_lsh_choose(const tfp_lsh_goal *goal, tfp_lsh_choice *best,
+						   tfp_env *env);
+
+/*
+ * The parameters of lsh_query's text form, exactly "bands=B,rows=R,min_bands=M"
+ * (decimal, no sign, no leading zeros, at most 9 digits each); false on any
+ * other input.  Ranges are the caller's to check.
+ */
+extern bool tfp_lsh_parse_params(const char *s, size_t len, int *bands, int *rows,
+								 int *min_bands);
+
 /* --- text and binary forms of hamming_ball and minhash_sig (formats.c) --- */
 
 typedef enum tfp_form_error

@@ -4,8 +4,8 @@
 #   test/fuzz/run.sh [-b] [-t SECONDS] [TARGET...]
 #     -b          build only
 #     -t SECONDS  run time per target (default: $FUZZ_TIME or 60)
-#     TARGET      fuzz_pipeline, fuzz_hex, fuzz_minhash, fuzz_formats, fuzz_pieces
-#                 (default: all)
+#     TARGET      fuzz_pipeline, fuzz_hex, fuzz_minhash, fuzz_formats, fuzz_pieces,
+#                 fuzz_lsh (default: all)
 #   test/fuzz/run.sh -r TARGET FILE...   re-run inputs (e.g. a crash-* file)
 #
 # Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev).  Builds go
@@ -20,7 +20,7 @@ out=${FUZZ_OUT:-$here/build}
 time_per_target=${FUZZ_TIME:-60}
 build_only=0
 rerun=0
-all_targets=(fuzz_pipeline fuzz_hex fuzz_minhash fuzz_formats fuzz_pieces)
+all_targets=(fuzz_pipeline fuzz_hex fuzz_minhash fuzz_formats fuzz_pieces fuzz_lsh)
 
 while getopts "bt:r" opt; do
 	case $opt in
@@ -163,6 +163,17 @@ seeds_fuzz_pieces() {
 	seed "$d" icu      '\020\002' '我们今天讨论系统管理软件包。Debian 的 apt-get 很好用，don'"'"'t 3.14'
 	seed "$d" marks    '\030\000' 'é naïve q̇x ﬁ Straße ﷺ á̂̃̄'
 	seed "$d" thai     '\014\002' 'ภาษาไทยง่ายนิดเดียว カタカナ はい'
+}
+
+seeds_fuzz_lsh() {
+	local d=$out/seeds/fuzz_lsh
+	rm -rf "$d" && mkdir -p "$d"
+	printf 'bands=20,rows=5,min_bands=1' > "$d/params"
+	printf 'bands=32,rows=4,min_bands=2' > "$d/params_m2"
+	printf 'bands=020,rows=5,min_bands=1' > "$d/leading_zero"
+	printf 'bands=9999999999,rows=5,min_bands=1' > "$d/too_long"
+	printf '\077abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789' > "$d/sig"
+	printf '\000' > "$d/k1"
 }
 
 run() {

@@ -185,5 +185,25 @@ is_deeply([ map { $node->safe_psql('upd', "$only_mih $_; ROLLBACK") } @queries[0
 ($ret, $stdout, $stderr) = $node->psql('keep', 'CREATE INDEX ON docs USING mih (fp)');
 like($stderr, qr/access method "mih" does not exist/, 'keep: has no mih');
 
+# 1.1's LSH bands (issue 14): a band index on the signatures stored under
+# 1.0 answers @@ as a scan in the updated database; the one left at 1.0 has
+# neither the operator class nor the lsh_query type
+$node->safe_psql('upd',
+	'CREATE INDEX docs_lsh ON docs USING gin (sig gin_minhash_lsh_ops (bands = 16, rows = 4))');
+my @lsh_queries = map {
+	qq{SELECT string_agg(id::text, ',' ORDER BY id) FROM docs WHERE sig @@ lsh_query((SELECT sig FROM docs WHERE id = $_->[0]), 16, 4, $_->[1])}
+} ([ 13, 1 ], [ 15, 3 ], [ 1, 1 ]);
+like($node->safe_psql('upd', "SET enable_seqscan = off; EXPLAIN (COSTS OFF) $lsh_queries[0]"),
+	qr/Bitmap Index Scan on docs_lsh/, 'upd: a band index serves @@');
+my @lsh_scan = map { $node->safe_psql('upd', "$index_settings{seqscan} $_") } @lsh_queries;
+ok($lsh_scan[0] ne '' && $lsh_scan[1] ne '', 'upd: the band queries find rows');
+is($lsh_scan[2], '', 'upd: a featureless signature stored under 1.0 matches no row');
+is_deeply([ map { $node->safe_psql('upd', "SET enable_seqscan = off; $_") } @lsh_queries ],
+	\@lsh_scan, 'upd: a band index answers @@ as a scan');
+($ret, $stdout, $stderr) = $node->psql('keep', 'CREATE INDEX ON docs USING gin (sig gin_minhash_lsh_ops)');
+like($stderr, qr/operator class "gin_minhash_lsh_ops" does not exist/, 'keep: has no band index class');
+($ret, $stdout, $stderr) = $node->psql('keep', q{SELECT sig @@ lsh_query(sig, 16, 4) FROM docs LIMIT 1});
+like($stderr, qr/does not exist/, 'keep: has no lsh_query');
+
 $node->stop;
 done_testing();

@@ -34,7 +34,8 @@ sub read_at
 	my ($off, $len) = @_;
 	open my $fh, '<:raw', $file or die "$file: $!";
 	seek $fh, $off, 0;
-	read $fh, my $buf, $len;
+	my $buf;
+	read $fh, $buf, $len;
 	close $fh;
 	return $buf;
 }

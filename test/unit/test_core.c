@@ -2128,6 +2128,7 @@ error_allocation_failures(void)
 /* the pigeonhole and statistics cases, sharing unit.h's state */
 #include "test_blocks.c"
 #include "test_minhash.c"
+#include "test_lsh.c"
 #include "test_pieces.c"
 #include "test_mih.c"
 #include "test_cluster.c"
@@ -2202,6 +2203,16 @@ static const unit_case cases[] = {
 	UNIT_CASE(minhash_pipeline_id_tracks_options),
 	UNIT_CASE(minhash_text_matches_items),
 	UNIT_CASE(minhash_pair_matches_counts),
+	UNIT_CASE(lsh_golden_band_keys),
+	UNIT_CASE(lsh_band_key_layout),
+	UNIT_CASE(lsh_band_key_mixes_header),
+	UNIT_CASE(lsh_featureless_and_fit),
+	UNIT_CASE(lsh_equal_bands_counts),
+	UNIT_CASE(lsh_probability_values),
+	UNIT_CASE(lsh_probability_matches_simulation),
+	UNIT_CASE(lsh_choose_matches_datasketch),
+	UNIT_CASE(lsh_choose_with_budget),
+	UNIT_CASE(lsh_parse_params),
 	UNIT_CASE(pieces_normalize_equals_whole),
 	UNIT_CASE(pieces_simplify_phrases),
 	UNIT_CASE(pieces_icu_tokens_equal_whole),
