@@ -517,7 +517,7 @@ BEGIN
 		SELECT count(*) INTO nreps FROM pg_temp.textfp_cluster_reps;
 		IF est > 1000 * nreps + 10000000 THEN
 			DROP TABLE pg_temp.textfp_cluster_bands;
-			RAISE EXCEPTION 'banding % x % makes % candidate pairs for % distinct signatures', bands, rows, est, nreps
+			RAISE EXCEPTION 'banding % x % makes % candidate pairs for % distinct signatures', bands, rows, est::bigint, nreps
 				USING ERRCODE = 'program_limit_exceeded',
 					  DETAIL = 'At most 1,000 candidates a signature (plus 10M) are made.',
 					  HINT = 'Use more rows per band (fewer, stricter bands), or no banding (the exact index route).';

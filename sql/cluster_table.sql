@@ -59,6 +59,23 @@ SELECT t, m,
 FROM unnest(ARRAY[0.5, 0.7, 0.9, 1.0]) t, unnest(ARRAY['components', 'star']) m
 ORDER BY m, t;
 
+-- LSH candidates (minhash_sig): every cluster is made of verified pairs, so
+-- with 128 bands of one position (a pair of Jaccard 0.5 shares none with
+-- probability 2^-128) the clusters are the exact ones; with 8 bands of 8
+-- the route may miss pairs, never add one: each LSH cluster lies inside one
+-- exact cluster (components)
+SELECT b, r, m,
+	(SELECT count(*) FROM (SELECT * FROM public.cluster_table('"Odd ""Schema"""."News Items"', 'Article ID', 'sig', 0.5, m, b, r)
+						   EXCEPT SELECT * FROM public.reference(0, 0.5, true, m)) x) AS only_lsh,
+	(SELECT count(*) FROM (SELECT * FROM public.reference(0, 0.5, true, m)
+						   EXCEPT SELECT * FROM public.cluster_table('"Odd ""Schema"""."News Items"', 'Article ID', 'sig', 0.5, m, b, r)) x) AS only_reference
+FROM (VALUES (128, 1), (8, 8)) v(b, r), unnest(ARRAY['components', 'star']) m
+ORDER BY b DESC, m;
+SELECT count(*) AS lsh_clusters_across_exact_clusters
+FROM (SELECT l.cluster_key FROM public.cluster_table('"Odd ""Schema"""."News Items"', 'Article ID', 'sig', 0.5, 'components', 8, 8) l
+	  JOIN public.reference(0, 0.5, true, 'components') e USING (key)
+	  GROUP BY l.cluster_key HAVING count(DISTINCT e.cluster_key) > 1) x;
+
 -- the default threshold is the % operator's setting
 SET textfp.hamming_threshold = 4;
 SELECT count(*) FROM (SELECT * FROM public.cluster_table('"Odd ""Schema"""."News Items"', 'Article ID', 'Finger Print')
@@ -92,6 +109,16 @@ SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0);
 SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 1.5);
 SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0.5, 'chains');
 SELECT * FROM public.cluster_table(NULL, 'Article ID', 'sig', 0.5);
+SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0.5, bands => 8);
+SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'Finger Print', 3, bands => 8, rows => 8);
+SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0.5, bands => 0, rows => 8);
+SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0.5, bands => 200, rows => 8);
+-- a banding whose buckets make too many candidates is refused before the join
+-- (sets sharing 200 of their 203 elements: most signatures distinct, and in one bucket)
+CREATE TABLE same_band AS SELECT i AS id, minhash(ARRAY(SELECT generate_series(1, 200)::bigint) || ARRAY[i + 1000, i + 100000, i + 200000]::bigint[]) AS sig
+	FROM generate_series(1, 8000) i;
+SELECT count(DISTINCT sig) FROM same_band;
+SELECT count(*) FROM public.cluster_table('same_band', 'id', 'sig', 0.9, bands => 1, rows => 1);
 
 \set VERBOSITY default
 RESET search_path;
