@@ -16,8 +16,10 @@
 #   MINHASH        1 to cluster minhash_sig too (default 1)
 #   SKIP_LOAD      1: table textlike is loaded already (BENCH_SERVER=existing)
 #   BENCH_SERVER   "existing": no packages, no build, no throwaway cluster
-#   PARTS          which parts to run (default all): fp_components fp_star fp_pairs fp_recall
-#                  sig_components sig_star sig_pairs sig_recall; results of earlier runs in the same
+#   PARTS          which parts to run (default all but sig_uf_*): fp_components fp_star fp_pairs
+#                  fp_recall sig_components sig_star sig_pairs sig_uf_components sig_uf_star
+#                  sig_recall (sig_uf_*: the clustering alone from sig_pairs's stored pairs, in
+#                  place of sig_components and sig_star); results of earlier runs in the same
 #                  database are kept
 #   BANDS, ROWS    MinHash LSH banding for cluster_table (default: none, the exact GIN route)
 
@@ -95,6 +97,14 @@ inner() {
 		part sig_pairs && run_step "minhash_sig pairs only" \
 			"SELECT textfp_cluster_pairs('textlike', 'id', 'sig', $MINHASH_T${lsh:+, $BANDS, $ROWS}); DROP TABLE IF EXISTS pairs_sig, keys_sig; CREATE TABLE pairs_sig AS SELECT a, b, score AS cluster_key, 1::bigint AS cluster_size FROM pg_temp.textfp_cluster_pairs; CREATE TABLE keys_sig AS SELECT * FROM pg_temp.textfp_cluster_keys; CREATE INDEX ON keys_sig (key); CREATE INDEX ON pairs_sig (a, b)" \
 			pairs_sig
+		# the clustering alone, from the stored pairs, as cluster_table does it after making
+		# them (for a table where one call per mode would make the pairs twice)
+		part sig_uf_components && run_step "minhash_sig components, from the pairs" \
+			"CREATE TABLE cl_sig_components AS SELECT u.key, u.cluster_key, u.cluster_size FROM union_find('SELECT a, b FROM pairs_sig UNION ALL SELECT key, NULL FROM keys_sig') u" \
+			cl_sig_components
+		part sig_uf_star && run_step "minhash_sig star, from the pairs" \
+			"CREATE TABLE cl_sig_star AS SELECT k.key, u.cluster_key, count(*) OVER (PARTITION BY u.cluster_key) AS cluster_size FROM union_find('SELECT p.a, p.b FROM pairs_sig p JOIN keys_sig k ON k.key = p.b AND k.key = k.rep UNION ALL SELECT key, NULL FROM keys_sig WHERE key = rep', 'star') u JOIN keys_sig k ON k.rep = u.key" \
+			cl_sig_star
 		for mode in components star; do
 			part sig_recall || continue
 			"${psql[@]}" -v fp=sig -v op="jaccard(o.sig, c.sig) >= $MINHASH_T" -v pairs=pairs_sig -v keys=keys_sig \
