@@ -529,12 +529,14 @@ BEGIN
 		DROP TABLE pg_temp.textfp_cluster_bands;
 		CREATE UNIQUE INDEX ON pg_temp.textfp_cluster_reps (key);
 		ANALYZE pg_temp.textfp_cluster_reps;
+		-- each candidate's two signatures through the index on key: a hash
+		-- join would spill the signatures of every candidate to disk
 		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
-			SELECT c.a, c.b, %1$s.jaccard(x.fp, y.fp) AS score
-			FROM pg_temp.textfp_cluster_cands c
-			JOIN pg_temp.textfp_cluster_reps x ON x.key = c.a
-			JOIN pg_temp.textfp_cluster_reps y ON y.key = c.b
-			WHERE %1$s.jaccard(x.fp, y.fp) >= $1', s) USING threshold_used;
+			SELECT v.a, v.b, v.score FROM (
+				SELECT c.a, c.b, %1$s.jaccard((SELECT x.fp FROM pg_temp.textfp_cluster_reps x WHERE x.key = c.a),
+											  (SELECT y.fp FROM pg_temp.textfp_cluster_reps y WHERE y.key = c.b)) AS score
+				FROM pg_temp.textfp_cluster_cands c) v
+			WHERE v.score >= $1', s) USING threshold_used;
 		DROP TABLE pg_temp.textfp_cluster_cands;
 	ELSIF kind = 'simhash64' THEN
 		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING mih (fp %s.mih_simhash64_ops)', s);
