@@ -47,6 +47,7 @@ OBJS = $(CORE_OBJS) \
 	src/mih.o \
 	src/mihbuild.o \
 	src/mihinsert.o \
+	src/mihpending.o \
 	src/mihscan.o \
 	src/mihvacuum.o \
 	src/mihwal.o \

@@ -261,7 +261,6 @@ mih_get_meta(Relation index)
 		}
 		meta.build_rows = (double) mp->build_rows;
 		meta.fillfactor = (int) mp->fillfactor;
-		meta.dircache = NULL;
 		UnlockReleaseBuffer(buf);
 
 		index->rd_amcache = MemoryContextAlloc(index->rd_indexcxt, sizeof(MihMeta));
@@ -340,20 +339,6 @@ mih_dir_entry(Relation index, Page dpage, BlockNumber dblk, int table, uint32 v)
 	return blk;
 }
 
-/* The backend's copy of the directory (see MihMeta), allocated on first use. */
-BlockNumber *
-mih_dircache(Relation index, const MihMeta *meta)
-{
-	if (meta->dircache == NULL)
-	{
-		/* meta lives in rd_amcache, which this backend alone uses */
-		((MihMeta *) meta)->dircache = (BlockNumber *)
-			MemoryContextAllocZero(index->rd_indexcxt,
-								   sizeof(BlockNumber) * meta->layout.offset[meta->layout.m]);
-	}
-	return meta->dircache;
-}
-
 /* The bucket page the directory gives for bucket v of table, read now. */
 BlockNumber
 mih_dir_lookup(Relation index, const MihMeta *meta, int table, uint32 v)
@@ -365,21 +350,7 @@ mih_dir_lookup(Relation index, const MihMeta *meta, int table, uint32 v)
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	blk = mih_dir_entry(index, BufferGetPage(buf), dblk, table, v);
 	UnlockReleaseBuffer(buf);
-	mih_dircache(index, meta)[MihLockTarget(meta, table, v)] = blk;
 	return blk;
-}
-
-/*
- * The bucket page of bucket v of table as this backend last saw it: the
- * caller checks that the page still holds v (mih_page_covers) and asks
- * mih_dir_lookup otherwise.
- */
-BlockNumber
-mih_bucket_page(Relation index, const MihMeta *meta, int table, uint32 v)
-{
-	BlockNumber blk = mih_dircache(index, meta)[MihLockTarget(meta, table, v)];
-
-	return blk != 0 ? blk : mih_dir_lookup(index, meta, table, v);
 }
 
 /* Counts a page of a chain walk; true when the chain must be broken. */

@@ -119,13 +119,10 @@ typedef struct MihMetaPageData
 #define MihPageGetMeta(page) ((MihMetaPageData *) PageGetContents(page))
 
 /*
- * What every operation needs from the metapage; cached in rd_amcache.  With
- * it, the backend's copy of the directory (dircache, a block per bucket of
- * every table, 0 for not read yet; allocated on first use: 4 bytes a bucket,
- * 1 MB at most): an entry can only be stale after a split, and a stale entry
- * names a page whose own range no longer holds the bucket, which every
- * reader checks before it trusts the page (mih_page_covers), asking the
- * directory again then.  A rebuild makes a new relcache entry, and a new copy.
+ * What every operation needs from the metapage; cached in rd_amcache (which
+ * the relcache frees on invalidation, so it holds nothing else: no pointer to
+ * memory of its own).  The directory is read from its pages in shared
+ * buffers: a scan reads each directory page its probes need once.
  */
 typedef struct MihMeta
 {
@@ -133,7 +130,6 @@ typedef struct MihMeta
 	BlockNumber dir_start[TFP_MIH_M_MAX];
 	double		build_rows;
 	int			fillfactor;
-	BlockNumber *dircache;
 } MihMeta;
 
 /* One entry: a row's code and its heap TID. */
@@ -227,8 +223,6 @@ extern void mih_check_dir_page(Relation index, Page page, BlockNumber blkno, int
 extern BlockNumber mih_dir_entry(Relation index, Page dpage, BlockNumber dblk,
 								 int table, uint32 v);
 extern BlockNumber mih_dir_lookup(Relation index, const MihMeta *meta, int table, uint32 v);
-extern BlockNumber mih_bucket_page(Relation index, const MihMeta *meta, int table, uint32 v);
-extern BlockNumber *mih_dircache(Relation index, const MihMeta *meta);
 extern void mih_corrupted(Relation index, const char *what) pg_attribute_noreturn();
 extern Buffer mih_new_buffer(Relation index);
 extern int	mih_lower_bound(Page page, int n, const tfp_mih_layout *l, int table, uint32 v);
@@ -243,8 +237,7 @@ extern void mih_build_empty(Relation index);
 extern char *mih_build_phase_name(int64 phasenum);
 
 /* mihinsert.c */
-extern void mih_init_pending(void);
-extern void mih_flush_pending(Oid indexoid);
+extern void mih_insert_entries(Relation index, MihEntry *e, int n);
 extern bool mih_insert(Relation index, Datum *values, bool *isnull,
 					   ItemPointer ht_ctid, Relation heapRel,
 					   IndexUniqueCheck checkUnique,
@@ -252,6 +245,12 @@ extern bool mih_insert(Relation index, Datum *values, bool *isnull,
 					   bool indexUnchanged,
 #endif
 					   IndexInfo *indexInfo);
+
+/* mihpending.c */
+extern void mih_init_pending(void);
+extern void mih_flush_pending(Oid indexoid);
+extern void mih_pend(Relation index, const MihEntry *e, bool own);
+extern bool mih_upsert_running(void);
 
 /* mihscan.c */
 extern IndexScanDesc mih_begin_scan(Relation index, int nkeys, int norderbys);

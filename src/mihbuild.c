@@ -10,13 +10,18 @@
  * other half of maintenance_work_mem, and written out page by page:
  * consecutive buckets share a range page filled to fillfactor percent (90 by
  * default, room for inserts before the first splits), and a bucket larger
- * than that gets a chain of full pages of its own.  The directory and the
- * metapage are written last; then, when the relation is WAL-logged, every
- * page is logged whole (log_newpage_range).
+ * than that gets a chain of full pages of its own.  A bucket larger than the
+ * group array is not gathered: its chain is written as a scan of the spool
+ * finds its entries.  The directory and the metapage are written last; then,
+ * when the relation is WAL-logged, every page is logged whole
+ * (log_newpage_range).
  *
- * Memory: maintenance_work_mem, at least 2 MB, plus the directory (4 bytes a
- * bucket: at most 1 MB) and the counts (as much again).  The temporary file
- * holds 16 bytes a row and is read once per group.
+ * Memory: maintenance_work_mem, at least 2 MB, whatever the rows, plus the
+ * directory (4 bytes a bucket: at most 1 MB) and the counts (8 bytes a
+ * bucket).  The temporary file holds 16 bytes a row and is read once per
+ * group and once per bucket larger than the group array (a large build reads
+ * it about m x rows x 16 / (maintenance_work_mem / 2) times over: a one-pass
+ * bucket sort per table would do better).
  *
  * Progress (pg_stat_progress_create_index): subphase "scanning table" with
  * the heap blocks, then "writing tables" with tuples_total = rows x m and
@@ -222,46 +227,96 @@ flush_range(MihWriter *w, uint32 hi)
 	CHECK_FOR_INTERRUPTS();
 }
 
-/* A bucket of its own: a primary page and overflow pages, all full but the last. */
-static void
-write_chain(MihWriter *w, uint32 v, const MihItem *it, int64 c)
+/*
+ * A bucket of its own: a primary page and overflow pages, all full but the
+ * last, written as its entries come (their number is known, so each page's
+ * successor is): from memory, or from a scan of the spool when the bucket is
+ * larger than the memory (a chain's entries need no order).
+ */
+typedef struct MihChainWriter
 {
-	int64		npages = (c + MIH_PAGE_CAPACITY - 1) / MIH_PAGE_CAPACITY;
-	BlockNumber base = w->nblocks;
+	MihWriter  *w;
+	uint32		v;
+	int64		c;				/* entries of the bucket */
+	int64		npages;
+	int64		p;				/* the page being filled */
+	int			k;				/* its entries */
+	BlockNumber base;			/* the primary page */
 	PGAlignedBlock buf;
+} MihChainWriter;
 
-	for (int64 p = 0; p < npages; p++)
-	{
-		Page		page = buf.data;
-		int64		from = p * MIH_PAGE_CAPACITY;
-		int			k = (int) Min((int64) MIH_PAGE_CAPACITY, c - from);
-		MihPageOpaque op;
+static void
+chain_begin(MihChainWriter *cw, MihWriter *w, uint32 v, int64 c)
+{
+	cw->w = w;
+	cw->v = v;
+	cw->c = c;
+	cw->npages = (c + MIH_PAGE_CAPACITY - 1) / MIH_PAGE_CAPACITY;
+	cw->p = 0;
+	cw->k = 0;
+	cw->base = w->nblocks;
+	mih_init_page(cw->buf.data, MIH_BUCKET, w->table, v, v);
+}
 
-		mih_init_page(page, p == 0 ? MIH_BUCKET : MIH_OVERFLOW, w->table, v, v);
-		op = MihPageGetOpaque(page);
-		for (int j = 0; j < k; j++)
-			page_put(page, j, &it[from + j]);
-		page_set_count(page, k);
-		op->next = p + 1 < npages ? base + (BlockNumber) (p + 1) : InvalidBlockNumber;
-		if (p == 0)
-			op->hint = base + (BlockNumber) (npages - 1);
-		else
-			op->primary = base;
-		write_page(w, page);
-		w->written += k;
-		CHECK_FOR_INTERRUPTS();
-	}
-	w->dir[v] = base;
-	if (w->progress)
-		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, w->written);
+static void
+chain_add(MihChainWriter *cw, const MihItem *it)
+{
+	Page		page = cw->buf.data;
+	MihPageOpaque op = MihPageGetOpaque(page);
+
+	if (cw->p >= cw->npages)
+		elog(ERROR, "mih: bucket %u of the build has more entries than counted", cw->v);
+	page_put(page, cw->k++, it);
+	if (cw->k < (int) MIH_PAGE_CAPACITY && cw->p * (int64) MIH_PAGE_CAPACITY + cw->k < cw->c)
+		return;
+	page_set_count(page, cw->k);
+	op->next = cw->p + 1 < cw->npages ? cw->base + (BlockNumber) (cw->p + 1) : InvalidBlockNumber;
+	if (cw->p == 0)
+		op->hint = cw->base + (BlockNumber) (cw->npages - 1);
+	else
+		op->primary = cw->base;
+	write_page(cw->w, page);
+	cw->w->written += cw->k;
+	cw->p++;
+	cw->k = 0;
+	if (cw->p < cw->npages)
+		mih_init_page(page, MIH_OVERFLOW, cw->w->table, cw->v, cw->v);
+	CHECK_FOR_INTERRUPTS();
+}
+
+static void
+chain_end(MihChainWriter *cw)
+{
+	if (cw->p != cw->npages)
+		elog(ERROR, "mih: bucket %u of the build has fewer entries than counted", cw->v);
+	cw->w->dir[cw->v] = cw->base;
+	if (cw->w->progress)
+		pgstat_progress_update_param(PROGRESS_CREATEIDX_TUPLES_DONE, cw->w->written);
+}
+
+/* The spool's entries of one bucket, for a chain streamed from the spool. */
+typedef struct MihStreamState
+{
+	const tfp_mih_layout *l;
+	MihChainWriter *cw;
+} MihStreamState;
+
+static void
+stream_item(const MihItem *it, void *arg)
+{
+	MihStreamState *ss = (MihStreamState *) arg;
+
+	if (tfp_mih_substring(ss->l, ss->cw->w->table, it->code) == ss->cw->v)
+		chain_add(ss->cw, it);
 }
 
 /*
  * Bucket v with its c entries (in order), in the table's pass over all its
  * buckets in order.  A directory page's first bucket opens a range page.
+ * it NULL: a bucket larger than the memory, read from the spool sp.
  */
 static void
-put_bucket(MihWriter *w, uint32 v, const MihItem *it, int64 c)
+put_bucket(MihWriter *w, uint32 v, const MihItem *it, int64 c, MihSpool *sp)
 {
 	Page		page = w->page.data;
 
@@ -273,12 +328,26 @@ put_bucket(MihWriter *w, uint32 v, const MihItem *it, int64 c)
 	}
 	if (c == 0)
 		return;
-	if (c > w->fill)
+	if (c > w->fill || it == NULL)
 	{
+		MihChainWriter cw;
+
 		if (w->open && MihPageGetOpaque(page)->lo < v)
 			flush_range(w, v - 1);
 		w->open = false;
-		write_chain(w, v, it, c);
+		chain_begin(&cw, w, v, c);
+		if (it != NULL)
+		{
+			for (int64 j = 0; j < c; j++)
+				chain_add(&cw, &it[j]);
+		}
+		else
+		{
+			MihStreamState ss = {w->l, &cw};
+
+			spool_scan(sp, stream_item, &ss);
+		}
+		chain_end(&cw);
 		if ((v + 1) % MIH_DIR_ENTRIES != 0 && v + 1 < (UINT32_C(1) << w->l->width[w->table]))
 			open_range(w, v + 1);
 		return;
@@ -302,7 +371,7 @@ put_bucket(MihWriter *w, uint32 v, const MihItem *it, int64 c)
 typedef struct MihCountState
 {
 	const tfp_mih_layout *l;
-	uint32	   *counts[TFP_MIH_M_MAX];
+	int64	   *counts[TFP_MIH_M_MAX];	/* entries per bucket (2^32 and more) */
 } MihCountState;
 
 static void
@@ -370,7 +439,7 @@ write_index(Relation index, ForkNumber fork, const tfp_mih_layout *l, MihSpool *
 		for (uint32 d = 0; d < (nb + MIH_DIR_ENTRIES - 1) / MIH_DIR_ENTRIES; d++)
 			write_page(&w, blank.data);
 		dirs[i] = (BlockNumber *) palloc(sizeof(BlockNumber) * nb);
-		cs.counts[i] = (uint32 *) palloc0(sizeof(uint32) * nb);
+		cs.counts[i] = (int64 *) palloc0(sizeof(int64) * nb);
 	}
 	cs.l = l;
 	if (sp->total > 0)
@@ -406,9 +475,10 @@ write_index(Relation index, ForkNumber fork, const tfp_mih_layout *l, MihSpool *
 				n += cs.counts[i][++hi];
 			if (n > group_cap)
 			{
-				/* one bucket larger than the memory: group_cap grows to it */
-				group_cap = n;
-				group = (MihItem *) repalloc_huge(group, sizeof(MihItem) * group_cap);
+				/* one bucket larger than the memory: streamed from the spool */
+				put_bucket(&w, lo, NULL, n, sp);
+				lo = hi + 1;
+				continue;
 			}
 			for (uint32 v = lo; v <= hi; v++)
 			{
@@ -428,7 +498,7 @@ write_index(Relation index, ForkNumber fork, const tfp_mih_layout *l, MihSpool *
 			at = 0;
 			for (uint32 v = lo; v <= hi; v++)
 			{
-				put_bucket(&w, v, group + at, cs.counts[i][v]);
+				put_bucket(&w, v, group + at, cs.counts[i][v], sp);
 				at += cs.counts[i][v];
 			}
 			lo = hi + 1;

@@ -1,28 +1,8 @@
 /*
  * mihinsert.c: inserting rows into a mih index: an entry into each of the
- * m tables.
- *
- * Pending rows.  Every WAL record of a page change costs generic WAL a
- * comparison of the page's used bytes (about 7 kB), which makes one record
- * per entry the dominant cost of an insert.  So a backend keeps the rows it
- * inserts in memory (per index, at most MIH_PENDING_MAX) and writes them
- * sorted by bucket, many entries per page and per record:
- *   - when its statement ends (ExecutorEnd), before a scan of that index by
- *     the same backend (mih_flush_pending from the scan), when the buffer is
- *     full, and before the transaction commits or prepares (so other
- *     sessions, a standby and crash recovery see every committed row, as
- *     with any index: the entries' WAL precedes the commit record);
- *   - never after their heap tuple may be gone: a transaction's abort drops
- *     its pending rows, a subtransaction's abort the rows it inserted (their
- *     tuples are dead at once and VACUUM may free their TIDs; an entry
- *     written later would name a reused TID).  Rows of the surrounding
- *     transaction stay pending.
- * A flush that fails leaves its rows pending (the transaction or
- * subtransaction is failing anyway); entries it wrote twice are harmless,
- * as scans fill TID bitmaps.  Predicate-lock checks (SERIALIZABLE) are made
- * when the row arrives, not at the flush.  If the index got a new
- * relfilenode meanwhile (REINDEX, TRUNCATE in the same transaction), the
- * rebuild already holds the rows and they are dropped.
+ * m tables.  mih_insert (aminsert) hands a row to the backend's pending rows
+ * (mihpending.c), which come back here to be written many at a time; a row
+ * of INSERT ... ON CONFLICT is written at once (see mih_insert).
  *
  * Writing entries of one table, sorted by bucket: the directory gives the
  * page of the first entry's bucket; a page with room takes every following
@@ -36,39 +16,14 @@
  */
 #include "postgres.h"
 
-#include "access/xact.h"
-#include "executor/executor.h"
+#include "access/htup_details.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "storage/predicate.h"
-#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "mih.h"
 #include "textfp.h"
-
-/* rows a backend keeps pending per index: 24 bytes each, 1.5 MB */
-#define MIH_PENDING_MAX 65536
-
-typedef struct MihPendingRow
-{
-	uint64		code;
-	ItemPointerData tid;
-	SubTransactionId subid;		/* the subtransaction that inserted it */
-} MihPendingRow;
-
-typedef struct MihPendingIndex
-{
-	Oid			indexoid;
-	RelFileNode node;			/* the relfilenode the rows were for */
-	int			n;
-	int			cap;
-	MihPendingRow *rows;
-} MihPendingIndex;
-
-static MemoryContext pending_cxt = NULL;
-static MihPendingIndex *pending = NULL;
-static int	npending = 0;
-static ExecutorEnd_hook_type prev_ExecutorEnd = NULL;
 
 /* --- writing sorted entries ------------------------------------------------ */
 
@@ -195,7 +150,7 @@ insert_some(Relation index, const MihMeta *meta, int table, const MihEntry *e, i
 {
 	const tfp_mih_layout *l = &meta->layout;
 	uint32		v = tfp_mih_substring(l, table, e[0].code);
-	BlockNumber blk = mih_bucket_page(index, meta, table, v);
+	BlockNumber blk = mih_dir_lookup(index, meta, table, v);
 
 	for (;;)
 	{
@@ -253,8 +208,6 @@ insert_sorted(Relation index, const MihMeta *meta, int table, const MihEntry *e,
 	}
 }
 
-/* --- pending rows --------------------------------------------------------- */
-
 typedef struct MihSortKey
 {
 	const tfp_mih_layout *l;
@@ -272,169 +225,56 @@ cmp_entry_bucket(const void *a, const void *b, void *arg)
 }
 
 /*
- * Writes the pending rows of one index into each of its tables.  The rows
- * stay pending until every table has them.
+ * Writes entries e[0..n) into each table of index (e is sorted in place, by
+ * each table's buckets in turn).
  */
-static void
-flush_one(MihPendingIndex *pi)
+void
+mih_insert_entries(Relation index, MihEntry *e, int n)
 {
-	Relation	index;
-	const MihMeta *meta;
-	MihEntry	few[16];
-	MihEntry   *e;
-	MemoryContext cxt = NULL;
+	const MihMeta *meta = mih_get_meta(index);
 
-	if (pi->n == 0)
-		return;
-	index = try_index_open(pi->indexoid, RowExclusiveLock);
-	if (index == NULL)
-	{
-		pi->n = 0;				/* dropped */
-		return;
-	}
-	if (!RelFileNodeEquals(index->rd_node, pi->node))
-	{
-		pi->n = 0;				/* rebuilt from the heap, with these rows */
-		index_close(index, NoLock);
-		return;
-	}
-	meta = mih_get_meta(index);
-	/* a statement's few rows (the usual single-row insert) need no context */
-	if ((size_t) pi->n <= lengthof(few))
-		e = few;
-	else
-	{
-		cxt = AllocSetContextCreate(CurrentMemoryContext, "mih flush", ALLOCSET_DEFAULT_SIZES);
-		e = (MihEntry *) MemoryContextAlloc(cxt, sizeof(MihEntry) * pi->n);
-	}
 	for (int i = 0; i < meta->layout.m; i++)
 	{
 		MihSortKey	key = {&meta->layout, i};
 
-		for (int j = 0; j < pi->n; j++)
-		{
-			e[j].code = pi->rows[j].code;
-			e[j].tid = pi->rows[j].tid;
-		}
-		if (pi->n > 1)
-			qsort_arg(e, pi->n, sizeof(MihEntry), cmp_entry_bucket, &key);
-		insert_sorted(index, meta, i, e, pi->n);
+		if (n > 1)
+			qsort_arg(e, n, sizeof(MihEntry), cmp_entry_bucket, &key);
+		insert_sorted(index, meta, i, e, n);
 	}
-	if (cxt != NULL)
-		MemoryContextDelete(cxt);
-	index_close(index, NoLock);
-	pi->n = 0;
 }
 
-/* Writes the pending rows of indexoid (every index for InvalidOid). */
-void
-mih_flush_pending(Oid indexoid)
+/*
+ * Whether the heap tuple at tid is a speculative insertion (INSERT ... ON
+ * CONFLICT) not yet confirmed.
+ */
+static bool
+heap_tuple_is_speculative(Relation heap, ItemPointer tid)
 {
-	for (int k = 0; k < npending; k++)
-		if (!OidIsValid(indexoid) || pending[k].indexoid == indexoid)
-			flush_one(&pending[k]);
-}
+	Buffer		buf = ReadBuffer(heap, ItemPointerGetBlockNumber(tid));
+	Page		page;
+	ItemId		lp;
+	bool		spec = false;
 
-static void
-forget_pending(void)
-{
-	if (pending_cxt != NULL)
-		MemoryContextReset(pending_cxt);
-	pending = NULL;
-	npending = 0;
-}
-
-static void
-mih_executor_end(QueryDesc *queryDesc)
-{
-	if (prev_ExecutorEnd)
-		prev_ExecutorEnd(queryDesc);
-	else
-		standard_ExecutorEnd(queryDesc);
-	if (npending > 0)
-		mih_flush_pending(InvalidOid);
-}
-
-static void
-mih_xact_callback(XactEvent event, void *arg)
-{
-	switch (event)
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	if (ItemPointerGetOffsetNumber(tid) <= PageGetMaxOffsetNumber(page))
 	{
-		case XACT_EVENT_PRE_COMMIT:
-		case XACT_EVENT_PRE_PREPARE:
-			mih_flush_pending(InvalidOid);
-			break;
-		case XACT_EVENT_COMMIT:
-		case XACT_EVENT_PREPARE:
-		case XACT_EVENT_ABORT:
-		case XACT_EVENT_PARALLEL_ABORT:
-			forget_pending();
-			break;
-		default:
-			break;
+		lp = PageGetItemId(page, ItemPointerGetOffsetNumber(tid));
+		spec = ItemIdIsNormal(lp) &&
+			HeapTupleHeaderIsSpeculative((HeapTupleHeader) PageGetItem(page, lp));
 	}
+	UnlockReleaseBuffer(buf);
+	return spec;
 }
 
-static void
-mih_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
-					 SubTransactionId parentSubid, void *arg)
-{
-	if (event != SUBXACT_EVENT_ABORT_SUB)
-		return;
-	/* rows of the aborted subtransaction and of those it started */
-	for (int k = 0; k < npending; k++)
-	{
-		MihPendingIndex *pi = &pending[k];
-		int			kept = 0;
-
-		for (int j = 0; j < pi->n; j++)
-			if (pi->rows[j].subid < mySubid)
-				pi->rows[kept++] = pi->rows[j];
-		pi->n = kept;
-	}
-}
-
-void
-mih_init_pending(void)
-{
-	prev_ExecutorEnd = ExecutorEnd_hook;
-	ExecutorEnd_hook = mih_executor_end;
-	RegisterXactCallback(mih_xact_callback, NULL);
-	RegisterSubXactCallback(mih_subxact_callback, NULL);
-}
-
-static MihPendingIndex *
-pending_for(Relation index)
-{
-	MihPendingIndex *pi;
-
-	for (int k = 0; k < npending; k++)
-		if (pending[k].indexoid == RelationGetRelid(index))
-		{
-			pi = &pending[k];
-			if (!RelFileNodeEquals(pi->node, index->rd_node))
-			{
-				/* rebuilt meanwhile (REINDEX, TRUNCATE): the rebuild has them */
-				pi->n = 0;
-				pi->node = index->rd_node;
-			}
-			return pi;
-		}
-	if (pending_cxt == NULL)
-		pending_cxt = AllocSetContextCreate(TopMemoryContext, "mih pending inserts",
-											ALLOCSET_DEFAULT_SIZES);
-	pending = pending == NULL ?
-		(MihPendingIndex *) MemoryContextAlloc(pending_cxt, sizeof(MihPendingIndex)) :
-		(MihPendingIndex *) repalloc(pending, sizeof(MihPendingIndex) * (npending + 1));
-	pi = &pending[npending++];
-	pi->indexoid = RelationGetRelid(index);
-	pi->node = index->rd_node;
-	pi->n = 0;
-	pi->cap = 0;
-	pi->rows = NULL;
-	return pi;
-}
-
+/*
+ * aminsert.  The row is kept pending (mihpending.c), except a speculative
+ * insertion: if it loses the race on the arbiter index the executor kills
+ * its tuple at once, with no (sub)transaction abort, and VACUUM may give the
+ * TID to another row before the statement ends; an entry written then would
+ * name that row.  Written now, the entry is there for VACUUM to remove with
+ * the tuple.  The heap is looked at only while an upsert runs.
+ */
 bool
 mih_insert(Relation index, Datum *values, bool *isnull,
 		   ItemPointer ht_ctid, Relation heapRel,
@@ -445,36 +285,22 @@ mih_insert(Relation index, Datum *values, bool *isnull,
 		   IndexInfo *indexInfo)
 {
 	const MihMeta *meta;
-	uint64		code;
-	MihPendingIndex *pi;
+	MihEntry	e;
 
 	/* NULL fingerprints are not indexed: no radius query matches them */
 	if (isnull[0])
 		return false;
 	meta = mih_get_meta(index);
-	code = DatumGetSimhash64(values[0]);
+	e.code = DatumGetSimhash64(values[0]);
+	e.tid = *ht_ctid;
 	for (int i = 0; i < meta->layout.m; i++)
 		CheckForSerializableConflictIn(index, NULL,
-									   MihLockTarget(meta, i, tfp_mih_substring(&meta->layout, i, code)));
+									   MihLockTarget(meta, i, tfp_mih_substring(&meta->layout, i, e.code)));
 
-	pi = pending_for(index);
-	if (pi->n == pi->cap)
-	{
-		if (pi->cap == MIH_PENDING_MAX)
-			flush_one(pi);
-		else
-		{
-			int			cap = Min(Max(pi->cap * 2, 64), MIH_PENDING_MAX);
-
-			pi->rows = pi->rows == NULL ?
-				(MihPendingRow *) MemoryContextAlloc(pending_cxt, sizeof(MihPendingRow) * cap) :
-				(MihPendingRow *) repalloc(pi->rows, sizeof(MihPendingRow) * cap);
-			pi->cap = cap;
-		}
-	}
-	pi->rows[pi->n].code = code;
-	pi->rows[pi->n].tid = *ht_ctid;
-	pi->rows[pi->n].subid = GetCurrentSubTransactionId();
-	pi->n++;
+	if (mih_upsert_running() && !indexInfo->ii_Concurrent &&
+		heap_tuple_is_speculative(heapRel, ht_ctid))
+		mih_insert_entries(index, &e, 1);
+	else
+		mih_pend(index, &e, !indexInfo->ii_Concurrent);
 	return false;
 }

@@ -298,37 +298,26 @@ cmp_probe_block(const void *a, const void *b)
 }
 
 /*
- * The pages of the probes (sorted by table and bucket): from the backend's
- * copy of the directory, the rest from the directory pages, one at a time.
+ * The pages of the probes (sorted by table and bucket), from the directory:
+ * each directory page once, for every probe it describes.
  */
 static void
 resolve_probes(IndexScanDesc scan, MihScanOpaque so, MihProbe *probes, int n)
 {
 	Relation	index = scan->indexRelation;
-	BlockNumber *cache = mih_dircache(index, so->meta);
 	int			k = 0;
 
 	while (k < n)
 	{
-		BlockNumber dblk;
-		Buffer		buf;
+		BlockNumber dblk = MihDirBlock(so->meta, probes[k].table, probes[k].v);
+		Buffer		buf = ReadBuffer(index, dblk);
+		int			table = probes[k].table;
 
-		probes[k].blk = cache[MihLockTarget(so->meta, probes[k].table, probes[k].v)];
-		if (probes[k].blk != 0)
-		{
-			k++;
-			continue;
-		}
-		dblk = MihDirBlock(so->meta, probes[k].table, probes[k].v);
-		buf = ReadBuffer(index, dblk);
 		CHECK_FOR_INTERRUPTS();
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		for (; k < n && MihDirBlock(so->meta, probes[k].table, probes[k].v) == dblk; k++)
-		{
-			probes[k].blk = mih_dir_entry(index, BufferGetPage(buf), dblk,
-										  probes[k].table, probes[k].v);
-			cache[MihLockTarget(so->meta, probes[k].table, probes[k].v)] = probes[k].blk;
-		}
+		for (; k < n && probes[k].table == table &&
+			 MihDirBlock(so->meta, table, probes[k].v) == dblk; k++)
+			probes[k].blk = mih_dir_entry(index, BufferGetPage(buf), dblk, table, probes[k].v);
 		UnlockReleaseBuffer(buf);
 	}
 }
@@ -444,8 +433,7 @@ full_pass(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm)
 	PredicateLockRelation(index, scan->xs_snapshot);
 	while (v < nb)
 	{
-		BlockNumber blk = last == InvalidBlockNumber ? mih_bucket_page(index, so->meta, 0, v) :
-			mih_dir_lookup(index, so->meta, 0, v);
+		BlockNumber blk = mih_dir_lookup(index, so->meta, 0, v);
 		Buffer		buf;
 		Page		page;
 		MihPageOpaque op;
@@ -486,7 +474,7 @@ mih_get_bitmap(IndexScanDesc scan, TIDBitmap *tbm)
 	double		rows;
 
 	pgstat_count_index_scan(index);
-	/* this backend's own pending rows first (mihinsert.c) */
+	/* this backend's own pending rows first (mihpending.c) */
 	mih_flush_pending(RelationGetRelid(index));
 	so->total = 0;
 	so->ntids = 0;

@@ -15,9 +15,11 @@
  * MVCC snapshot never sees a reused TID's new tuple (the index AM docs,
  * "Index Locking Considerations").
  *
- * Cleanup (without a bulk delete before it) counts the rows with one pass.
- * The number of index tuples reported is the number of rows indexed (the
- * entries of table 0).
+ * The number of index tuples a bulk delete reports is the number of rows
+ * indexed (the entries of table 0).  Cleanup without a bulk delete before it
+ * (a VACUUM that removed nothing, as on insert-only tables) reads no page:
+ * it reports the heap's row count, as GIN does (and as ANALYZE sets it), so
+ * rows with a NULL fingerprint count too.
  */
 #include "postgres.h"
 
@@ -134,9 +136,11 @@ mih_vacuum_cleanup(IndexVacuumInfo *info, IndexBulkDeleteResult *stats)
 		return stats;
 	if (stats == NULL)
 	{
-		/* no bulk delete ran: count the rows and pages */
+		/* no bulk delete ran: estimates, not a pass over the whole index */
 		stats = (IndexBulkDeleteResult *) palloc0(sizeof(IndexBulkDeleteResult));
-		vacuum_pass(info, stats, NULL, NULL);
+		stats->num_pages = RelationGetNumberOfBlocks(info->index);
+		stats->num_index_tuples = Max(info->num_heap_tuples, 0);
+		stats->estimated_count = info->estimated_count;
 	}
 	return stats;
 }

@@ -34,7 +34,13 @@
 -- queries of each set, = on all).  Last, the plans the planner picks by itself (nothing
 -- disabled) for query 1 of each set.
 --
--- psql variables: knn_queries, radii, threshold; results, plans (output files).
+-- With :session_map = 1 (run.sh's SESSION_MAP), the timed pass of each data set begins by
+-- reading every page of its tables and indexes in this session (get_raw_page), untimed: a
+-- backend's first touch of a shared buffer is a page fault that maps it (40 to 70 us on a VM
+-- such as ours), which the sequential scan's pages have behind them after its warm-up run
+-- and an index's scattered pages do not, at 10M rows, for hundreds of queries.
+--
+-- psql variables: knn_queries, radii, threshold, session_map; results, plans (output files).
 
 \set ON_ERROR_STOP on
 \pset pager off
@@ -43,6 +49,17 @@ SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 SET textfp.hamming_threshold = :threshold;
 SET bench.knn_queries = :'knn_queries';
+SET bench.session_map = :'session_map';
+SELECT :'session_map' = '1' AS session_map \gset
+\if :session_map
+CREATE EXTENSION IF NOT EXISTS pageinspect;
+-- Reads every page of a relation through shared buffers in this backend.
+CREATE FUNCTION bench.map_pages(rel regclass) RETURNS bigint
+LANGUAGE sql AS $$
+	SELECT count(length(get_raw_page(rel::text, b::int)))
+	FROM generate_series(0, pg_relation_size(rel) / current_setting('block_size')::int - 1) b
+$$;
+\endif
 
 -- the radii timed (3 always: the sequential scan's), and those the reference counts
 CREATE TABLE bench.radii AS
@@ -124,7 +141,18 @@ DECLARE
 	t1 timestamptz;
 	n int := 0;
 	seqno int := coalesce((SELECT max(seq) FROM bench.results), 0);
+	rel regclass;
 BEGIN
+	IF pass > 0 AND current_setting('bench.session_map') = '1' THEN
+		FOR rel IN SELECT c.oid::regclass FROM pg_class c
+				WHERE c.relname = ds || '_seq'
+				   OR c.relname IN (SELECT ds || '_' || method FROM bench.methods)
+				   OR c.relname IN (SELECT ds || '_' || method || '_fp' FROM bench.methods)
+				ORDER BY c.relname LOOP
+			PERFORM bench.map_pages(rel);
+		END LOOP;
+		RAISE NOTICE '%: pages mapped into the timing session', ds;
+	END IF;
 	FOR qr IN SELECT * FROM bench.queries
 			WHERE dataset = ds AND (pass > 0 OR (qno = 1 AND qset = 'near'))
 			ORDER BY qno, qset LOOP

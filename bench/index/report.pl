@@ -248,6 +248,9 @@ print "- Index methods: ", join(', ', map { "`$_` = " . name($_) } @INDEXES),
 		? "; self-joins through " . join(', ', map { name($_) } split ' ', $meta{join_methods}) .
 		  " on the first $meta{join_outer} rows, checked on the first $meta{join_check_outer}"
 		: '; no self-joins'), "\n";
+print "- The timing session read every page of each data set's tables and indexes before its timed queries ",
+	"(SESSION_MAP=1: no timed query pays for a backend's first touch of a shared buffer)\n"
+	if ($meta{session_map} // '0') eq '1';
 print "- Commit $meta{commit}", ($meta{src_changes} ? " (plus uncommitted changes to $meta{src_changes} files under src/)" : ''),
 	"; textfp.so $meta{textfp_so}",
 	(defined $meta{textfp_so_end} && $meta{textfp_so_end} ne $meta{textfp_so}

@@ -45,6 +45,13 @@
 #                 default threshold); the report extrapolates to all ROWS
 #   JOIN_CHECK_OUTER  outer rows of the joins checked against an unindexed reference, a
 #                 sequential scan per outer row (default 200)
+#   SESSION_MAP   1: before each data set's timed pass, the timing session reads every page of
+#                 that data set's tables and indexes through shared buffers (pageinspect's
+#                 get_raw_page, as a superuser), so that no timed query pays for the first
+#                 touch of a buffer in that backend: the page faults that map shared memory
+#                 into a process, which cost 40 to 70 us each on a VM such as ours (a 10M-row
+#                 mih query meets a few hundred new pages).  The sequential scan is always
+#                 timed that way (its warm-up run touched its pages).  Default 0.
 #   SHARED_BUFFERS  the server's shared_buffers (default 1GB: holds everything at 1M rows;
 #                 give about 8GB at 10M)
 #   BENCH_PORT    port of the throwaway cluster (default: a free one from 15432 + random)
@@ -75,6 +82,8 @@ fi
 JOIN_OUTER=${JOIN_OUTER:-$((ROWS < 100000 ? ROWS : 100000))}
 JOIN_CHECK_OUTER=${JOIN_CHECK_OUTER:-200}
 SHARED_BUFFERS=${SHARED_BUFFERS:-1GB}
+SESSION_MAP=${SESSION_MAP:-0}
+[[ $SESSION_MAP =~ ^[01]$ ]] || { echo "run.sh: SESSION_MAP takes 0 or 1, not $SESSION_MAP" >&2; exit 1; }
 BENCH_SERVER=${BENCH_SERVER:-}
 export LC_ALL=C.UTF-8 LANG=C.UTF-8
 unset LANGUAGE
@@ -163,6 +172,7 @@ settings=(
 	printf 'textlike_corpus\t%s\n' "${textlike_tsv##*/}"
 	printf 'bench_server\t%s\n' "${BENCH_SERVER:-throwaway}"
 	printf 'join_methods\t%s\n' "$JOIN_METHODS"
+	printf 'session_map\t%s\n' "$SESSION_MAP"
 	printf 'join_outer\t%s\n' "$JOIN_OUTER"
 	printf 'join_check_outer\t%s\n' "$JOIN_CHECK_OUTER"
 	printf 'settings\t%s\n' "${settings[*]}"
@@ -229,7 +239,7 @@ inner() {
 	t=$SECONDS
 	"${psql[@]}" -v results="$out/results.tsv" -v plans="$out/default_plans.tsv" \
 		-v knn_queries="$BENCH_KNN_QUERIES" -v radii="$BENCH_RADII" -v threshold="$BENCH_THRESHOLD" \
-		-f "$index_dir/bench.sql"
+		-v session_map="$BENCH_SESSION_MAP" -f "$index_dir/bench.sql"
 	printf 'phase_queries_s\t%s\n' $((SECONDS - t)) >> "$out/meta.txt"
 
 	echo "==> timing self-joins through: ${BENCH_JOIN_METHODS:-(none)}" >&2
@@ -251,7 +261,7 @@ export BENCH_OUT=$out BENCH_INDEX_DIR=$index_dir BENCH_ROWS=$ROWS BENCH_QUERIES=
 	BENCH_INSERT_ROWS=$INSERT_ROWS BENCH_SINGLE_ROWS=$SINGLE_ROWS BENCH_SINGLE_ROWS_SYNC=$SINGLE_ROWS_SYNC \
 	BENCH_KNN_QUERIES=$KNN_QUERIES BENCH_METHODS=$METHODS BENCH_DATASETS=$DATASETS BENCH_RADII=$RADII \
 	BENCH_THRESHOLD=$THRESHOLD BENCH_JOIN_METHODS=$JOIN_METHODS BENCH_JOIN_OUTER=$JOIN_OUTER \
-	BENCH_JOIN_CHECK_OUTER=$JOIN_CHECK_OUTER BENCH_TEXTLIKE_TSV=$textlike_tsv
+	BENCH_JOIN_CHECK_OUTER=$JOIN_CHECK_OUTER BENCH_TEXTLIKE_TSV=$textlike_tsv BENCH_SESSION_MAP=$SESSION_MAP
 
 if [[ $BENCH_SERVER == existing ]]; then
 	db=textfp_bench_index_$$
