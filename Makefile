@@ -22,7 +22,8 @@ CORE_OBJS = \
 	src/core/formats.o \
 	src/core/mih.o \
 	src/core/lsh.o \
-	src/core/exact.o
+	src/core/exact.o \
+	src/core/cluster.o
 
 OBJS = $(CORE_OBJS) \
 	src/textfp.o \
@@ -58,7 +59,8 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_lsh_selfuncs.o \
 	src/minhash_lsh_gin.o \
 	src/dedup.o \
-	src/exact.o
+	src/exact.o \
+	src/cluster.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
@@ -66,7 +68,8 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	options_cache compat_1_0 featureless \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
-	dedup textfp_exact
+	dedup textfp_exact \
+	union_find cluster_table stories
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
@@ -89,6 +92,7 @@ include $(PGXS)
 
 # PGXS does not track headers: every object depends on those it may include.
 $(CORE_OBJS): src/core/tfp_core.h
+src/core/cluster.o src/cluster.o: src/core/tfp_cluster.h
 $(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
@@ -112,7 +116,8 @@ UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c \
+		src/core/tfp_cluster.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

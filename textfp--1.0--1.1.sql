@@ -382,3 +382,631 @@ CREATE FUNCTION textfp_exact(doc text, simplify boolean DEFAULT false) RETURNS u
 	AS 'MODULE_PATHNAME', 'textfp_exact' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION textfp_exact(text, boolean)
 	IS '128-bit hash (XXH3-128, UUID version 8) of the normalised text with white space squeezed, for a unique index on exact reprints; NULL for a blank text';
+
+-- =========================================================================
+-- issue 16: clustering (union-find), stories that persist, a match store
+-- and reports
+-- =========================================================================
+-- union_find() groups the pairs a query returns (src/cluster.c, in C);
+-- cluster_table() clusters a whole table in one call; the story_* functions
+-- keep a table's stories and verified matches in two tables next to it and
+-- report on them.  docs/clustering.md says how to choose and what each
+-- keeps.  The PL/pgSQL functions run with search_path = pg_catalog, pg_temp
+-- and name textfp's own objects through the extension's schema, found at
+-- run time in pg_extension (textfp is relocatable, so @extschema@ is not
+-- available); users' tables and columns are quoted with format().
+
+CREATE FUNCTION union_find(pairs text, mode text DEFAULT 'components')
+RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
+	AS 'MODULE_PATHNAME', 'textfp_union_find'
+	LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION union_find(text, text)
+	IS 'clusters the pairs of keys a query returns: connected components (mode components) or non-transitive stars around the smallest key (mode star); cluster_key is the smallest key of the cluster';
+
+-- Checks a table's key and fingerprint columns and the threshold; returns
+-- the fingerprint's type name ('simhash64' or 'minhash_sig') and the
+-- threshold to use (NULL: the % operator's setting).
+CREATE FUNCTION textfp_cluster_check(tbl regclass, key_column name, fp_column name,
+									 INOUT threshold double precision, OUT kind text)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	kt oid;
+	ft oid;
+BEGIN
+	IF tbl IS NULL OR key_column IS NULL OR fp_column IS NULL THEN
+		RAISE EXCEPTION 'table, key column and fingerprint column must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT a.atttypid INTO kt FROM pg_attribute a
+	WHERE a.attrelid = tbl AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF kt IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, tbl
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF kt NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype) THEN
+		RAISE EXCEPTION 'key column "%" must be bigint, integer or smallint, not %', key_column, kt::regtype
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	SELECT a.atttypid INTO ft FROM pg_attribute a
+	WHERE a.attrelid = tbl AND a.attname = fp_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF ft IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', fp_column, tbl
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF ft = (s || '.simhash64')::regtype THEN
+		kind := 'simhash64';
+		threshold := coalesce(threshold, current_setting('textfp.hamming_threshold')::float8);
+		IF threshold <> trunc(threshold) OR threshold < 0 OR threshold > 64 THEN
+			RAISE EXCEPTION 'threshold for simhash64 must be a whole number of bits from 0 to 64, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSIF ft = (s || '.minhash_sig')::regtype THEN
+		kind := 'minhash_sig';
+		threshold := coalesce(threshold, current_setting('textfp.jaccard_threshold')::float8);
+		IF NOT (threshold > 0 AND threshold <= 1) THEN
+			RAISE EXCEPTION 'threshold for minhash_sig must be a Jaccard similarity above 0 and at most 1, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSE
+		RAISE EXCEPTION 'fingerprint column "%" must be simhash64 or minhash_sig, not %', fp_column, ft::regtype
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_cluster_check(regclass, name, name, double precision)
+	IS 'internal: checks cluster_table''s arguments; the fingerprint kind and the threshold to use';
+
+-- Candidate pairs, verified, into pg_temp.textfp_cluster_pairs (a < b,
+-- score), and every key into pg_temp.textfp_cluster_keys (key, rep): rows
+-- of one fingerprint value are collapsed first (rep is the smallest key of
+-- the value; NULL fingerprints are their own rep and match nothing), so a
+-- story reprinted verbatim 5,000 times is one row when pairs are made and
+-- costs 4,999 pairs (member, rep), not 12.5M.  Pairs among reps come
+-- through an index on the reps (mih for simhash64, exact; for minhash_sig
+-- the GIN class gin_minhash_ops, exact), so each pair comes out once
+-- (a.key < b.key) and is verified by the index's exact operator.  With
+-- bands and rows (minhash_sig only), candidates are instead the pairs of
+-- reps sharing a band key (minhash_bands, an equi-join by hash), made
+-- distinct before each is verified with jaccard(): approximate, the
+-- S-curve lsh_probability(J, bands, rows) of finding a pair.
+CREATE FUNCTION textfp_cluster_pairs(tbl regclass, key_column name, fp_column name,
+									 threshold double precision, bands integer DEFAULT NULL, rows integer DEFAULT NULL,
+									 OUT kind text, OUT threshold_used double precision)
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	est numeric;
+	nreps bigint;
+BEGIN
+	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
+		INTO kind, threshold_used USING tbl, key_column, fp_column, threshold;
+	-- left over by a call that failed in a subtransaction
+	IF to_regclass('pg_temp.textfp_cluster_keys') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_keys;
+	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_reps') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_reps;
+	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_pairs') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_pairs;
+	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_bands') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_bands;
+	END IF;
+	IF to_regclass('pg_temp.textfp_cluster_cands') IS NOT NULL THEN
+		DROP TABLE pg_temp.textfp_cluster_cands;
+	END IF;
+	EXECUTE format('CREATE TEMP TABLE textfp_cluster_reps AS
+		SELECT min(t.%1$I::bigint) AS key, t.%2$I AS fp
+		FROM %3$s t WHERE t.%1$I IS NOT NULL AND t.%2$I IS NOT NULL GROUP BY t.%2$I',
+		key_column, fp_column, tbl);
+	EXECUTE format('CREATE TEMP TABLE textfp_cluster_keys AS
+		SELECT t.%1$I::bigint AS key, coalesce(r.key, t.%1$I::bigint) AS rep
+		FROM %3$s t LEFT JOIN pg_temp.textfp_cluster_reps r ON r.fp OPERATOR(%4$s.=) t.%2$I
+		WHERE t.%1$I IS NOT NULL', key_column, fp_column, tbl, s);
+	IF (bands IS NULL) <> (rows IS NULL) THEN
+		RAISE EXCEPTION 'bands and rows go together' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF bands IS NOT NULL AND kind <> 'minhash_sig' THEN
+		RAISE EXCEPTION 'bands and rows apply to minhash_sig columns only' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF bands IS NOT NULL AND (bands < 1 OR rows < 1 OR bands::bigint * rows > 1024) THEN
+		RAISE EXCEPTION 'bands and rows must be at least 1, and bands * rows at most the signature''s k'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF bands IS NOT NULL THEN
+		-- LSH: the band keys of every distinct value, pairs sharing one
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_bands AS
+			SELECT r.key, b.band FROM pg_temp.textfp_cluster_reps r, unnest(%s.minhash_bands(r.fp, $1, $2)) b(band)', s)
+			USING bands, rows;
+		ANALYZE pg_temp.textfp_cluster_bands;
+		-- a bucket of n rows makes n(n-1)/2 pairs: refuse a banding that
+		-- would make far more pairs than rows before making them
+		SELECT coalesce(sum(n * (n - 1) / 2), 0) INTO est
+		FROM (SELECT count(*)::numeric AS n FROM pg_temp.textfp_cluster_bands GROUP BY band) x;
+		SELECT count(*) INTO nreps FROM pg_temp.textfp_cluster_reps;
+		IF est > 1000 * nreps + 10000000 THEN
+			DROP TABLE pg_temp.textfp_cluster_bands;
+			RAISE EXCEPTION 'banding % x % makes % candidate pairs for % distinct signatures', bands, rows, est::bigint, nreps
+				USING ERRCODE = 'program_limit_exceeded',
+					  DETAIL = 'At most 1,000 candidates a signature (plus 10M) are made.',
+					  HINT = 'Use more rows per band (fewer, stricter bands), or no banding (the exact index route).';
+		END IF;
+		CREATE TEMP TABLE textfp_cluster_cands AS
+			SELECT DISTINCT x.key AS a, y.key AS b
+			FROM pg_temp.textfp_cluster_bands x JOIN pg_temp.textfp_cluster_bands y
+			  ON y.band = x.band AND x.key < y.key;
+		DROP TABLE pg_temp.textfp_cluster_bands;
+		CREATE UNIQUE INDEX ON pg_temp.textfp_cluster_reps (key);
+		ANALYZE pg_temp.textfp_cluster_reps;
+		-- each candidate's two signatures through the index on key: a hash
+		-- join would spill the signatures of every candidate to disk
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
+			SELECT v.a, v.b, v.score FROM (
+				SELECT c.a, c.b, %1$s.jaccard((SELECT x.fp FROM pg_temp.textfp_cluster_reps x WHERE x.key = c.a),
+											  (SELECT y.fp FROM pg_temp.textfp_cluster_reps y WHERE y.key = c.b)) AS score
+				FROM pg_temp.textfp_cluster_cands c) v
+			WHERE v.score >= $1', s) USING threshold_used;
+		DROP TABLE pg_temp.textfp_cluster_cands;
+	ELSIF kind = 'simhash64' THEN
+		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING mih (fp %s.mih_simhash64_ops)', s);
+		ANALYZE pg_temp.textfp_cluster_reps;
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
+			SELECT a.key AS a, b.key AS b, %1$s.hamming_distance(a.fp, b.fp)::float8 AS score
+			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
+			  ON b.fp OPERATOR(%1$s.<@) %1$s.hamming_ball(a.fp, %2$s) AND a.key < b.key',
+			s, threshold_used::integer);
+	ELSE
+		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING gin (fp %s.gin_minhash_ops)', s);
+		ANALYZE pg_temp.textfp_cluster_reps;
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
+			SELECT a.key AS a, b.key AS b, %1$s.jaccard(a.fp, b.fp) AS score
+			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
+			  ON b.fp OPERATOR(%1$s.<@) %1$s.jaccard_ball(a.fp, %2$s) AND a.key < b.key',
+			s, threshold_used);
+	END IF;
+	-- rows of one value: each to its rep, at distance 0 / Jaccard 1
+	INSERT INTO pg_temp.textfp_cluster_pairs
+		SELECT k.rep, k.key, CASE WHEN kind = 'simhash64' THEN 0 ELSE 1 END
+		FROM pg_temp.textfp_cluster_keys k WHERE k.key <> k.rep;
+END
+$$;
+COMMENT ON FUNCTION textfp_cluster_pairs(regclass, name, name, double precision, integer, integer)
+	IS 'internal: the verified pairs of a table within the threshold, into temporary tables textfp_cluster_pairs and textfp_cluster_keys';
+
+CREATE FUNCTION cluster_table(tbl regclass, key_column name, fp_column name,
+							  threshold double precision DEFAULT NULL, mode text DEFAULT 'components',
+							  bands integer DEFAULT NULL, rows integer DEFAULT NULL)
+RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	n bigint;
+	big bigint;
+BEGIN
+	IF mode IS NULL OR mode NOT IN ('components', 'star') THEN
+		RAISE EXCEPTION 'invalid clustering mode "%"', mode
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Valid modes are "components" and "star".';
+	END IF;
+	EXECUTE format('SELECT %s.textfp_cluster_pairs($1, $2, $3, $4, $5, $6)', s)
+		USING tbl, key_column, fp_column, threshold, bands, rows;
+	IF mode = 'components' THEN
+		-- every key through its rep: components of reps, then members
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_out AS
+			SELECT u.key, u.cluster_key FROM %s.union_find(%L) u', s,
+			'SELECT a, b FROM pg_temp.textfp_cluster_pairs UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys');
+	ELSE
+		-- star over reps only (a row takes its rep's original: the same
+		-- result as star over all rows, since equal rows have equal edges)
+		EXECUTE format('CREATE TEMP TABLE textfp_cluster_out AS
+			SELECT k.key, u.cluster_key
+			FROM %s.union_find(%L, ''star'') u
+			JOIN pg_temp.textfp_cluster_keys k ON k.rep = u.key', s,
+			'SELECT p.a, p.b FROM pg_temp.textfp_cluster_pairs p
+			   JOIN pg_temp.textfp_cluster_keys k ON k.key = p.b AND k.key = k.rep
+			 UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys WHERE key = rep');
+	END IF;
+	SELECT sum(c), max(c) INTO n, big FROM (SELECT count(*) AS c FROM pg_temp.textfp_cluster_out o GROUP BY o.cluster_key) x;
+	-- chaining: one cluster holding a large share is usually templates or
+	-- boilerplate joined link by link, not one story
+	IF big > 100 AND big > 0.05 * n THEN
+		RAISE NOTICE 'largest cluster holds % of % keys (% %%)', big, n, round(100.0 * big / n, 1)
+			USING HINT = CASE WHEN mode = 'components'
+				THEN 'Connected components chain near duplicates of near duplicates; mode => ''star'' or a stricter threshold keeps clusters tight.'
+				ELSE 'A stricter threshold keeps clusters tight.' END;
+	END IF;
+	RETURN QUERY
+		SELECT o.key, o.cluster_key, count(*) OVER (PARTITION BY o.cluster_key)
+		FROM pg_temp.textfp_cluster_out o;
+	DROP TABLE pg_temp.textfp_cluster_out, pg_temp.textfp_cluster_keys,
+		pg_temp.textfp_cluster_reps, pg_temp.textfp_cluster_pairs;
+END
+$$;
+COMMENT ON FUNCTION cluster_table(regclass, name, name, double precision, text, integer, integer)
+	IS 'clusters a table''s rows by their fingerprints within threshold (NULL: the % setting): connected components or stars; cluster_key is the smallest key of the cluster; bands and rows: LSH candidates for minhash_sig';
+
+-- ----- stories that persist and the match store -----
+-- For a source table T, two tables next to it (same schema):
+--   T_matches (a, b, method, score, found_at): verified pairs, a < b
+--   T_stories (key, story_id, updated_at): the members of every story of
+--             two or more rows; story_id is the key of the story's
+--             original, its earliest member by the time column (ties: the
+--             smallest key).  A key not in T_stories is a story of its own.
+-- Stories are the connected components of T_matches (every method).
+
+-- The quoted, schema-qualified names of T_matches and T_stories.
+CREATE FUNCTION story_table_names(source regclass, OUT matches text, OUT stories text)
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	nsp name;
+	rel name;
+BEGIN
+	SELECT n.nspname, c.relname INTO nsp, rel
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = source;
+	IF rel IS NULL THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	IF octet_length(rel) + octet_length('_matches') > 63 THEN
+		RAISE EXCEPTION 'table name "%" is too long for the story tables', rel
+			USING ERRCODE = 'name_too_long',
+				  DETAIL = 'The story tables are named after the table plus "_matches" and "_stories", at most 63 bytes.';
+	END IF;
+	matches := format('%I.%I', nsp, rel || '_matches');
+	stories := format('%I.%I', nsp, rel || '_stories');
+END
+$$;
+COMMENT ON FUNCTION story_table_names(regclass)
+	IS 'the match store and story table of a source table: <table>_matches and <table>_stories in its schema';
+
+CREATE FUNCTION story_tables(source regclass, OUT matches regclass, OUT stories regclass)
+	LANGUAGE plpgsql VOLATILE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+BEGIN
+	EXECUTE format('SELECT matches, stories FROM %s.story_table_names($1)', s) INTO m, st USING source;
+	IF to_regclass(m) IS NULL THEN
+		EXECUTE format('CREATE TABLE %s (
+			a bigint NOT NULL,
+			b bigint NOT NULL,
+			method text NOT NULL,
+			score double precision NOT NULL,
+			found_at timestamptz NOT NULL DEFAULT now(),
+			PRIMARY KEY (a, b, method),
+			CHECK (a < b))', m);
+		EXECUTE format('CREATE INDEX ON %s (b)', m);
+		EXECUTE format('COMMENT ON TABLE %s IS %L', m,
+			'textfp match store of ' || source::text || ': verified pairs (a < b), method, score (Hamming bits or Jaccard estimate), when found');
+	END IF;
+	IF to_regclass(st) IS NULL THEN
+		EXECUTE format('CREATE TABLE %s (
+			key bigint PRIMARY KEY,
+			story_id bigint NOT NULL,
+			updated_at timestamptz NOT NULL DEFAULT now())', st);
+		EXECUTE format('CREATE INDEX ON %s (story_id)', st);
+		EXECUTE format('COMMENT ON TABLE %s IS %L', st,
+			'textfp stories of ' || source::text || ': members of stories of two or more; story_id is the original''s key');
+	END IF;
+	matches := m::regclass;
+	stories := st::regclass;
+END
+$$;
+COMMENT ON FUNCTION story_tables(regclass)
+	IS 'makes (if missing) the match store <table>_matches and the story table <table>_stories of a source table';
+
+-- Recomputes the stories of the keys in pg_temp.textfp_story_scope (key)
+-- from the match store: their components (over matches between keys of
+-- the scope that still exist in the source), each named by its earliest
+-- member.  The scope must be a union of whole stories plus new keys.
+CREATE FUNCTION textfp_story_recompute(source regclass, key_column name, time_column name)
+RETURNS void
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+BEGIN
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	-- the scope's keys that exist, with their times
+	EXECUTE format('CREATE TEMP TABLE textfp_story_live AS
+		SELECT t.%1$I::bigint AS key, t.%2$I AS at
+		FROM %3$s t JOIN pg_temp.textfp_story_scope sc ON sc.key = t.%1$I::bigint',
+		key_column, time_column, source);
+	CREATE UNIQUE INDEX ON pg_temp.textfp_story_live (key);
+	ANALYZE pg_temp.textfp_story_live;
+	EXECUTE format('CREATE TEMP TABLE textfp_story_comp AS
+		SELECT u.key, u.cluster_key, u.cluster_size FROM %s.union_find(%L) u WHERE u.cluster_size > 1',
+		s, format('SELECT DISTINCT m.a, m.b FROM %s m
+				   JOIN pg_temp.textfp_story_live x ON x.key = m.a
+				   JOIN pg_temp.textfp_story_live y ON y.key = m.b', m));
+	-- the story id: the component's earliest member (ties: smallest key)
+	CREATE TEMP TABLE textfp_story_new AS
+		SELECT DISTINCT ON (c.key) c.key,
+			first_value(c.key) OVER (PARTITION BY c.cluster_key ORDER BY l.at, c.key) AS story_id
+		FROM pg_temp.textfp_story_comp c JOIN pg_temp.textfp_story_live l ON l.key = c.key;
+	EXECUTE format('DELETE FROM %s st USING pg_temp.textfp_story_scope sc
+		WHERE st.key = sc.key
+		  AND NOT EXISTS (SELECT 1 FROM pg_temp.textfp_story_new n WHERE n.key = st.key AND n.story_id = st.story_id)', st);
+	EXECUTE format('INSERT INTO %s (key, story_id)
+		SELECT n.key, n.story_id FROM pg_temp.textfp_story_new n
+		ON CONFLICT (key) DO UPDATE SET story_id = excluded.story_id, updated_at = now()
+		WHERE %s.story_id IS DISTINCT FROM excluded.story_id', st, st);
+	DROP TABLE pg_temp.textfp_story_live, pg_temp.textfp_story_comp, pg_temp.textfp_story_new;
+END
+$$;
+COMMENT ON FUNCTION textfp_story_recompute(regclass, name, name)
+	IS 'internal: recomputes the stories of the keys in pg_temp.textfp_story_scope from the match store';
+
+-- A whole table in one batch: every verified pair within the threshold into
+-- the match store (pairs of this method no longer within it, or with a
+-- deleted key, leave it), then every story recomputed.
+CREATE FUNCTION story_refresh(source regclass, key_column name, fp_column name, time_column name,
+							  threshold double precision DEFAULT NULL, bands integer DEFAULT NULL, rows integer DEFAULT NULL,
+							  OUT stories bigint, OUT members bigint, OUT largest bigint, OUT matches bigint)
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+	kind text;
+BEGIN
+	PERFORM 1 FROM pg_attribute a
+	WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', time_column, source
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	EXECUTE format('SELECT kind FROM %s.textfp_cluster_pairs($1, $2, $3, $4, $5, $6)', s)
+		INTO kind USING source, key_column, fp_column, threshold, bands, rows;
+	EXECUTE format('DELETE FROM %s m WHERE m.method = $1
+		AND NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_pairs p WHERE p.a = m.a AND p.b = m.b)', m) USING kind;
+	EXECUTE format('INSERT INTO %s (a, b, method, score)
+		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_cluster_pairs p
+		ON CONFLICT (a, b, method) DO UPDATE SET score = excluded.score
+		WHERE %s.score IS DISTINCT FROM excluded.score', m, m) USING kind;
+	-- matches of other methods with a key gone from the table
+	EXECUTE format('DELETE FROM %s m WHERE NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.a)
+		OR NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.b)', m);
+	CREATE TEMP TABLE textfp_story_scope AS SELECT k.key FROM pg_temp.textfp_cluster_keys k;
+	EXECUTE format('INSERT INTO pg_temp.textfp_story_scope SELECT st.key FROM %s st
+		WHERE NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = st.key)', st);
+	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_cluster_keys,
+		pg_temp.textfp_cluster_reps, pg_temp.textfp_cluster_pairs;
+	EXECUTE format('SELECT count(DISTINCT story_id), count(*) FROM %s', st) INTO stories, members;
+	EXECUTE format('SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM %s GROUP BY story_id) x', st) INTO largest;
+	EXECUTE format('SELECT count(*) FROM %s', m) INTO matches;
+END
+$$;
+COMMENT ON FUNCTION story_refresh(regclass, name, name, name, double precision, integer, integer)
+	IS 'batch: stores every verified pair of a table within threshold in <table>_matches and recomputes <table>_stories';
+
+-- New rows: their matches against the whole table (through the table's own
+-- index on the fingerprint when it has one), then the stories they touch,
+-- merged where a new row joins two.
+CREATE FUNCTION story_add(source regclass, key_column name, fp_column name, time_column name,
+						  keys bigint[], threshold double precision DEFAULT NULL)
+RETURNS bigint
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+	kind text;
+	thr double precision;
+	found bigint;
+BEGIN
+	IF keys IS NULL THEN
+		RETURN 0;
+	END IF;
+	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
+		INTO kind, thr USING source, key_column, fp_column, threshold;
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	IF kind = 'simhash64' THEN
+		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
+			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
+				   %3$s.hamming_distance(n.%2$I, k.%2$I)::float8 AS score
+			FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.hamming_ball(k.%2$I, $2)
+			WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source)
+			USING keys, thr::integer;
+	ELSE
+		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
+			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
+				   %3$s.jaccard(n.%2$I, k.%2$I) AS score
+			FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.jaccard_ball(k.%2$I, $2)
+			WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source)
+			USING keys, thr;
+	END IF;
+	EXECUTE format('INSERT INTO %s (a, b, method, score)
+		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_story_pairs p
+		ON CONFLICT (a, b, method) DO NOTHING', m) USING kind;
+	GET DIAGNOSTICS found = ROW_COUNT;
+	-- scope: the new keys, their matches, and every member of their stories
+	CREATE TEMP TABLE textfp_story_scope AS
+		SELECT unnest(keys) AS key
+		UNION SELECT p.a FROM pg_temp.textfp_story_pairs p
+		UNION SELECT p.b FROM pg_temp.textfp_story_pairs p;
+	EXECUTE format('INSERT INTO pg_temp.textfp_story_scope
+		SELECT st.key FROM %1$s st WHERE st.story_id IN
+			(SELECT st2.story_id FROM %1$s st2 JOIN pg_temp.textfp_story_scope sc ON sc.key = st2.key)
+		EXCEPT SELECT key FROM pg_temp.textfp_story_scope', st);
+	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_story_pairs;
+	RETURN found;
+END
+$$;
+COMMENT ON FUNCTION story_add(regclass, name, name, name, bigint[], double precision)
+	IS 'new rows: stores their verified matches and updates the stories they join or merge; returns the matches stored';
+
+-- Rows deleted (or about to be): their matches leave the store and their
+-- stories are recomputed from the matches left, which may split them.
+CREATE FUNCTION story_forget(source regclass, key_column name, time_column name, keys bigint[])
+RETURNS bigint
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+	st text;
+	gone bigint;
+BEGIN
+	IF keys IS NULL THEN
+		RETURN 0;
+	END IF;
+	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	EXECUTE format('CREATE TEMP TABLE textfp_story_scope AS
+		SELECT st.key FROM %1$s st WHERE st.story_id IN
+			(SELECT st2.story_id FROM %1$s st2 WHERE st2.key = ANY ($1))', st) USING keys;
+	EXECUTE format('DELETE FROM %s m WHERE m.a = ANY ($1) OR m.b = ANY ($1)', m) USING keys;
+	GET DIAGNOSTICS gone = ROW_COUNT;
+	EXECUTE format('DELETE FROM %s st WHERE st.key = ANY ($1)', st) USING keys;
+	DELETE FROM pg_temp.textfp_story_scope sc WHERE sc.key = ANY (keys);
+	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	DROP TABLE pg_temp.textfp_story_scope;
+	RETURN gone;
+END
+$$;
+COMMENT ON FUNCTION story_forget(regclass, name, name, bigint[])
+	IS 'deleted rows: removes their matches and recomputes (and may split) the stories they were in; returns the matches removed';
+
+-- ----- reports -----
+
+CREATE FUNCTION story_report(source regclass, key_column name, time_column name, site_column name DEFAULT NULL)
+RETURNS TABLE (story_id bigint, size bigint, original_key bigint, first_at timestamptz, last_at timestamptz,
+			   original_site text, sites bigint)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	st text;
+	site text := CASE WHEN site_column IS NULL THEN 'NULL::text' ELSE format('t.%I::text', site_column) END;
+BEGIN
+	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	RETURN QUERY EXECUTE format('
+		SELECT st.story_id, count(*), st.story_id, min(t.%2$I)::timestamptz, max(t.%2$I)::timestamptz,
+			   (array_agg(%4$s ORDER BY t.%2$I, t.%1$I::bigint))[1], count(DISTINCT %4$s)
+		FROM %5$s st JOIN %3$s t ON t.%1$I::bigint = st.key
+		GROUP BY st.story_id ORDER BY count(*) DESC, st.story_id',
+		key_column, time_column, source, site, st);
+END
+$$;
+COMMENT ON FUNCTION story_report(regclass, name, name, name)
+	IS 'every story of two or more rows: size, original (earliest member), first and last publication, the original''s site and how many sites ran it';
+
+CREATE FUNCTION stories_since(source regclass, key_column name, time_column name, since timestamptz)
+RETURNS TABLE (story_id bigint, size bigint, first_at timestamptz, new_members bigint)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	st text;
+BEGIN
+	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	RETURN QUERY EXECUTE format('
+		SELECT st.story_id, count(*), min(t.%2$I)::timestamptz, count(*) FILTER (WHERE t.%2$I >= $1)
+		FROM %4$s st JOIN %3$s t ON t.%1$I::bigint = st.key
+		GROUP BY st.story_id HAVING min(t.%2$I) >= $1
+		ORDER BY min(t.%2$I), st.story_id', key_column, time_column, source, st) USING since;
+END
+$$;
+COMMENT ON FUNCTION stories_since(regclass, name, name, timestamptz)
+	IS 'stories whose original (earliest member) was published at or after since, with their size';
+
+CREATE FUNCTION story_reprints(source regclass, key_column name, time_column name, site_column name)
+RETURNS TABLE (original_site text, reprint_site text, reprints bigint, stories bigint, median_delay interval)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	st text;
+BEGIN
+	IF site_column IS NULL THEN
+		RAISE EXCEPTION 'story_reprints() needs the site column' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	RETURN QUERY EXECUTE format('
+		SELECT o.%4$I::text, t.%4$I::text, count(*), count(DISTINCT st.story_id),
+			   percentile_disc(0.5) WITHIN GROUP (ORDER BY (t.%2$I::timestamptz - o.%2$I::timestamptz))
+		FROM %5$s st
+		JOIN %3$s t ON t.%1$I::bigint = st.key
+		JOIN %3$s o ON o.%1$I::bigint = st.story_id
+		WHERE st.key <> st.story_id
+		GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2', key_column, time_column, source, site_column, st);
+END
+$$;
+COMMENT ON FUNCTION story_reprints(regclass, name, name, name)
+	IS 'who reprints whom: reprints (members other than the original) by the original''s site and the reprint''s site, with the median delay';
+
+CREATE FUNCTION match_scores(source regclass, buckets integer DEFAULT 10)
+RETURNS TABLE (method text, score_from double precision, score_to double precision, pairs bigint)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	s text := (SELECT pg_catalog.quote_ident(n.nspname)
+		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+		WHERE e.extname = 'textfp');
+	m text;
+BEGIN
+	IF buckets IS NULL OR buckets < 1 OR buckets > 1000 THEN
+		RAISE EXCEPTION 'buckets must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	EXECUTE format('SELECT matches FROM %s.story_table_names($1)', s) INTO m USING source;
+	-- simhash64: one row per distance in bits; minhash_sig: buckets over [0, 1]
+	RETURN QUERY EXECUTE format('
+		SELECT m.method, m.score, m.score, count(*) FROM %1$s m WHERE m.method = ''simhash64'' GROUP BY 1, 2
+		UNION ALL
+		SELECT m.method, (w.bk - 1)::float8 / $1, w.bk::float8 / $1, count(*)
+		FROM %1$s m, LATERAL (SELECT least(width_bucket(m.score, 0, 1, $1), $1) AS bk) w
+		WHERE m.method <> ''simhash64'' GROUP BY 1, 2, 3
+		ORDER BY 1, 2', m) USING buckets;
+END
+$$;
+COMMENT ON FUNCTION match_scores(regclass, integer)
+	IS 'distribution of match scores in <table>_matches: pairs per Hamming distance (simhash64) or per Jaccard bucket (minhash_sig)';

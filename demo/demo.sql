@@ -349,3 +349,36 @@ SELECT format('MinHash, jaccard >= %s (textfp.jaccard_threshold): %s: found %s o
 FROM pairs WHERE lang NOT LIKE '%/%' GROUP BY lang ORDER BY lang;
 \pset format aligned
 \pset tuples_only off
+
+-- -------------------------------------------------------------------------
+-- stories: the reprints grouped, kept next to the table, and one report
+-- -------------------------------------------------------------------------
+
+\echo
+\echo '=== stories (docs/clustering.md) ==='
+-- a publication time and a site for each article: originals come first and from
+-- their source package; each reprint an hour or more later, from one of three reprinters
+ALTER TABLE articles ADD COLUMN published timestamptz, ADD COLUMN site text;
+UPDATE articles SET
+	published = timestamptz '2026-01-05 06:00+00' + id * interval '1 hour',
+	site = CASE WHEN original_id IS NULL THEN split_part(source, '/', 1) ELSE 'reprinter-' || (id % 3 + 1) END;
+-- every pair within the default threshold into articles_matches, the stories
+-- (connected components, named by their earliest article) into articles_stories
+SELECT * FROM story_refresh('articles', 'id', 'fp', 'published', :loose);
+SELECT count(*) AS stories,
+	count(*) FILTER (WHERE families = 1 AND size = family_size) AS exactly_a_planted_family,
+	count(*) FILTER (WHERE families = 1 AND size < family_size) AS part_of_one,
+	count(*) FILTER (WHERE families > 1) AS joining_families
+FROM (SELECT s.story_id, count(*) AS size, count(DISTINCT a.family) AS families,
+			 max((SELECT count(*) FROM articles f WHERE f.family = a.family)) AS family_size
+	  FROM articles_stories s JOIN articles a ON a.id = s.key GROUP BY s.story_id) x;
+
+\echo
+\echo '--- the largest stories: story_report(articles, id, published, site) ---'
+SELECT r.story_id, r.size, left(a.title, 40) AS original_title, r.original_site, r.sites, r.last_at - r.first_at AS spread
+FROM story_report('articles', 'id', 'published', 'site') r JOIN articles a ON a.id = r.story_id
+LIMIT 10;
+
+\echo
+\echo '--- who reprints whom: story_reprints(articles, id, published, site) ---'
+SELECT * FROM story_reprints('articles', 'id', 'published', 'site');

@@ -1,7 +1,8 @@
 # Every textfp call answers a cancel quickly, including work inside ICU on
 # inputs made to be slow: 24 MB of Chinese without punctuation (n-grams, ICU
 # word break, Traditional-to-Simplified, shingle pairs, feature lists),
-# U+FDFA's 18-fold expansion, a million distinct shingles to sort.  The
+# U+FDFA's 18-fold expansion, a million distinct shingles to sort, union_find
+# over 3M pairs (components and star).  The
 # cases the 1.0 report measured are cancelled 20 times each at different
 # moments, the others 8 times, and the worst latency of each case is printed (TEXTFP_CANCEL_VERBOSE=1: every one).  textfp 1.0
 # took 1.8 to 11 s on such inputs.  The assertion, 1 s, allows for a loaded
@@ -61,7 +62,16 @@ my @cases = (
 	[ 'shingles, 1M distinct',
 	  q{(SELECT string_agg(md5(g::text), ' ') FROM generate_series(1, 1000000) g)},
 	  'shingles(t, shingle => 1)', 8 ],
+	# union_find over 3M pairs of 1M keys: reading the pairs, the unions, and
+	# (star) the sort and the claims at the end
+	[ 'union_find, components', q{''}, q{(SELECT count(*) FROM union_find('SELECT a, b FROM uf_pairs'))}, 8 ],
+	[ 'union_find, star', q{''}, q{(SELECT count(*) FROM union_find('SELECT a, b FROM uf_pairs', 'star'))}, 8 ],
 );
+$node->safe_psql('postgres', q{
+CREATE TABLE uf_pairs AS
+	SELECT (hashint4(i) & 1048575)::bigint AS a, (hashint4(i + 7) & 1048575)::bigint AS b
+	FROM generate_series(1, 3000000) i;
+});
 
 for my $case (@cases)
 {

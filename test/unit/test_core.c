@@ -2132,6 +2132,7 @@ error_allocation_failures(void)
 #include "test_pieces.c"
 #include "test_mih.c"
 #include "test_exact.c"
+#include "test_cluster.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2229,6 +2230,11 @@ static const unit_case cases[] = {
 	UNIT_CASE(exact_uuid_golden),
 	UNIT_CASE(exact_squeeze_spaces),
 	UNIT_CASE(exact_normalises),
+	UNIT_CASE(cluster_components_match_brute_force),
+	UNIT_CASE(cluster_star_follows_its_rule),
+	UNIT_CASE(cluster_chain_components_and_star),
+	UNIT_CASE(cluster_large_and_interrupts),
+	UNIT_CASE(cluster_out_of_memory_paths),
 };
 
 int
