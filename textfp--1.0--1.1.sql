@@ -557,22 +557,20 @@ BEGIN
 				FROM pg_temp.textfp_cluster_cands c) v
 			WHERE v.score >= $1', s) USING threshold_used;
 		DROP TABLE pg_temp.textfp_cluster_cands;
-	ELSIF kind = 'simhash64' THEN
-		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING mih (fp %s.mih_simhash64_ops)', s);
-		ANALYZE pg_temp.textfp_cluster_reps;
-		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
-			SELECT a.key AS a, b.key AS b, %1$s.hamming_distance(a.fp, b.fp)::float8 AS score
-			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
-			  ON b.fp OPERATOR(%1$s.<@) %1$s.hamming_ball(a.fp, %2$s) AND a.key < b.key',
-			s, threshold_used::integer);
 	ELSE
-		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING gin (fp %s.gin_minhash_ops)', s);
+		-- per kind: the exact index (mih or gin_minhash_ops), the score and the
+		-- ball (hamming_ball takes an integer radius)
+		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING %s (fp %s.%s)',
+			CASE kind WHEN 'simhash64' THEN 'mih' ELSE 'gin' END, s,
+			CASE kind WHEN 'simhash64' THEN 'mih_simhash64_ops' ELSE 'gin_minhash_ops' END);
 		ANALYZE pg_temp.textfp_cluster_reps;
 		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
-			SELECT a.key AS a, b.key AS b, %1$s.jaccard(a.fp, b.fp) AS score
+			SELECT a.key AS a, b.key AS b, %1$s.%2$I(a.fp, b.fp)::float8 AS score
 			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
-			  ON b.fp OPERATOR(%1$s.<@) %1$s.jaccard_ball(a.fp, %2$s) AND a.key < b.key',
-			s, threshold_used);
+			  ON b.fp OPERATOR(%1$s.<@) %1$s.%3$I(a.fp, %4$s) AND a.key < b.key',
+			s, CASE kind WHEN 'simhash64' THEN 'hamming_distance' ELSE 'jaccard' END,
+			CASE kind WHEN 'simhash64' THEN 'hamming_ball' ELSE 'jaccard_ball' END,
+			CASE kind WHEN 'simhash64' THEN (threshold_used::integer)::text ELSE threshold_used::text END);
 	END IF;
 	-- rows of one value: each to its rep, at distance 0 / Jaccard 1
 	INSERT INTO pg_temp.textfp_cluster_pairs
@@ -836,21 +834,17 @@ BEGIN
 	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
 		INTO kind, thr USING source, key_column, fp_column, threshold;
 	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
-	IF kind = 'simhash64' THEN
-		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
-			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
-				   %3$s.hamming_distance(n.%2$I, k.%2$I)::float8 AS score
-			FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.hamming_ball(k.%2$I, $2)
-			WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source)
-			USING keys, thr::integer;
-	ELSE
-		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
-			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
-				   %3$s.jaccard(n.%2$I, k.%2$I) AS score
-			FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.jaccard_ball(k.%2$I, $2)
-			WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source)
-			USING keys, thr;
-	END IF;
+	-- score and ball per kind: hamming_distance and hamming_ball(fp, integer)
+	-- for simhash64, jaccard and jaccard_ball(sig, float8) for minhash_sig
+	EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
+		SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
+			   %3$s.%5$I(n.%2$I, k.%2$I)::float8 AS score
+		FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.%6$I(k.%2$I, $2::%7$s)
+		WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source,
+		CASE kind WHEN 'simhash64' THEN 'hamming_distance' ELSE 'jaccard' END,
+		CASE kind WHEN 'simhash64' THEN 'hamming_ball' ELSE 'jaccard_ball' END,
+		CASE kind WHEN 'simhash64' THEN 'integer' ELSE 'float8' END)
+		USING keys, thr;
 	EXECUTE format('INSERT INTO %s (a, b, method, score)
 		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_story_pairs p
 		ON CONFLICT (a, b, method) DO NOTHING', m) USING kind;

@@ -222,28 +222,18 @@ PG_FUNCTION_INFO_V1(textfp_minhash_lsh);
 Datum
 textfp_minhash_lsh(PG_FUNCTION_ARGS)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
 	int64		seed = PG_GETARG_INT64(1);
 	tfp_options opts;
 	MinhashSig *sig;
-	size_t		len;
 	size_t		nfeatures;
-	char	   *u8;
-	tfp_env		env;
-	tfp_status	rc;
 
 	tfp_options_default(&opts);
 	opts.shingle = LSH_RECOMMENDED_SHINGLE;
 	opts.builtin_stopwords = 0;
 	opts.weighting = TFP_WEIGHT_BINARY;	/* as for every set-based function */
 	opts.seed = (uint64) seed;
-	sig = minhash_sig_make(LSH_RECOMMENDED_K, TFP_MINHASH_OPH, tfp_pipeline_id(&opts), seed);
-	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
-	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_minhash_text(&env, &opts, u8, len, LSH_RECOMMENDED_K, TFP_MINHASH_OPH, sig->values,
-						  &nfeatures);
-	if (rc != TFP_OK)
-		textfp_report(rc, &env);
+	sig = textfp_minhash_doc(PG_GETARG_TEXT_PP(0), &opts, tfp_pipeline_id(&opts), LSH_RECOMMENDED_K,
+							 TFP_MINHASH_OPH, &nfeatures);
 	if (nfeatures == 0)
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(sig);

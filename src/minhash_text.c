@@ -34,6 +34,28 @@ check_k(int32 k)
 }
 
 /*
+ * The signature of doc under opts (whose pipeline id is pipeline_id), header
+ * included; *nfeatures is the number of shingles seen, 0 for a featureless
+ * text.  minhash(text) and minhash_lsh(text) both sign through here.
+ */
+MinhashSig *
+textfp_minhash_doc(text *doc, const tfp_options *opts, uint32 pipeline_id, int k,
+				   tfp_minhash_method method, size_t *nfeatures)
+{
+	MinhashSig *sig = minhash_sig_make(k, method, pipeline_id, (int64) opts->seed);
+	size_t		len;
+	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
+	tfp_env		env;
+	tfp_status	rc;
+
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_minhash_text(&env, opts, u8, len, k, method, sig->values, nfeatures);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	return sig;
+}
+
+/*
  * minhash(doc, k, method, <pipeline options>) and, from 1.1, minhash(doc,
  * featureless, k, method, <options>): with featureless => 'null' a text
  * without shingles gives NULL instead of the empty set's signature (every
@@ -43,24 +65,14 @@ check_k(int32 k)
 static Datum
 minhash_text(FunctionCallInfo fcinfo, int k_arg, bool null_if_featureless)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
 	int32		k = PG_GETARG_INT32(k_arg);
 	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(k_arg + 1));
 	const TextfpOptions *o = textfp_get_options(fcinfo, k_arg + 2, false);
 	MinhashSig *sig;
-	size_t		len;
 	size_t		nfeatures;
-	char	   *u8;
-	tfp_env		env;
-	tfp_status	rc;
 
 	check_k(k);
-	sig = minhash_sig_make(k, method, o->pipeline_id, (int64) o->opts.seed);
-	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
-	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_minhash_text(&env, &o->opts, u8, len, k, method, sig->values, &nfeatures);
-	if (rc != TFP_OK)
-		textfp_report(rc, &env);
+	sig = textfp_minhash_doc(PG_GETARG_TEXT_PP(0), &o->opts, o->pipeline_id, k, method, &nfeatures);
 	if (nfeatures == 0 && null_if_featureless)
 		PG_RETURN_NULL();
 	PG_RETURN_POINTER(sig);

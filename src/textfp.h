@@ -176,6 +176,10 @@ extern void minhash_lsh_header(const MinhashSig *sig, tfp_lsh_header *h);
 extern bool minhash_lsh_match(const MinhashSig *sig, const LshQuery *q);
 extern void minhash_lsh_check_banding(int k, int32 bands, int32 rows, int32 min_bands);
 
+/* minhash_text.c */
+extern MinhashSig *textfp_minhash_doc(text *doc, const tfp_options *opts, uint32 pipeline_id, int k,
+									  tfp_minhash_method method, size_t *nfeatures);
+
 /* minhash_lsh_selfuncs.c: a column's sampled pair statistics */
 typedef struct LshColumnStats
 {
