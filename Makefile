@@ -3,7 +3,7 @@
 
 EXTENSION = textfp
 MODULE_big = textfp
-DATA = textfp--1.0.sql textfp--1.0--1.1.sql
+DATA = textfp--1.0.sql textfp--1.0--1.1.sql textfp--1.1.sql
 PGFILEDESC = "textfp - text fingerprints and near-duplicate detection"
 
 CORE_OBJS = \
@@ -94,6 +94,10 @@ include $(PGXS)
 $(CORE_OBJS): src/core/tfp_core.h
 src/core/cluster.o src/cluster.o: src/core/tfp_cluster.h
 $(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
+MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan.o src/mihvacuum.o \
+	src/mihwal.o src/mihcost.o src/mihvalidate.o
+$(MIH_OBJS): src/mih.h src/core/tfp_mih.h
+src/core/mih.o: src/core/tfp_mih.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.

@@ -1,12 +1,24 @@
 /*
- * textfp--1.0--1.1.sql: what 1.1 adds to 1.0.
+ * textfp--1.0--1.1.sql: what 1.1 adds to 1.0 (ALTER EXTENSION textfp UPDATE).
  *
- * There is no textfp--1.1.sql: CREATE EXTENSION textfp runs textfp--1.0.sql
- * and then this script, so a fresh 1.1 and an updated 1.0 are the same
- * objects by construction.  Nothing here changes what a 1.0 object returns
- * for the same arguments (stored fingerprints and indexes stay valid); new
- * behaviour comes as new functions, new option values and new operator
- * classes.
+ * A fresh CREATE EXTENSION runs textfp--1.1.sql, which is made from
+ * textfp--1.0.sql and this script by scripts/make_install_script.pl (the
+ * test suite checks that it is up to date): the 1.0 objects as 1.1 leaves
+ * them, then everything below but the parts marked update-only, which change
+ * 1.0's catalog entries in place.  Nothing here changes what a 1.0 object
+ * returns for the same arguments (stored fingerprints and indexes stay
+ * valid); new behaviour comes as new functions, new option values and new
+ * operator classes.
+ *
+ * Security: textfp is trusted, so this script may run as the bootstrap
+ * superuser for any role with CREATE on the database, with search_path set
+ * to the extension's schema, which that role may own and fill with
+ * operators and functions of its own.  So every executable statement names
+ * each operator as OPERATOR(pg_catalog.x) and each function and type with
+ * its schema, and casts every literal to an exact type
+ * (scripts/check_scripts.pl fails the suite otherwise); the rest are
+ * declarations.  textfp is not relocatable, so @extschema@ names textfp's
+ * own objects, here and inside the PL/pgSQL functions.
  */
 
 \echo Use "ALTER EXTENSION textfp UPDATE TO '1.1'" to load this file. \quit
@@ -17,8 +29,7 @@
 -- % reads textfp.hamming_threshold or textfp.jaccard_threshold, so an
 -- exclusion constraint on it could be bypassed by any session that changes
 -- the setting.  PostgreSQL admits an operator to EXCLUDE only when it is its
--- own commutator: 1.1 removes that link (PostgreSQL 15 has no ALTER OPERATOR
--- for it, hence the catalog update).  The planner used the commutator to
+-- own commutator: 1.1 removes that link.  The planner used the commutator to
 -- turn "q % col" into the index condition "col % q"; the support function
 -- does that now, so no index use is lost.
 
@@ -29,9 +40,12 @@ COMMENT ON FUNCTION textfp_near_support(internal)
 ALTER FUNCTION simhash64_near(simhash64, simhash64) SUPPORT textfp_near_support;
 ALTER FUNCTION minhash_sig_near(minhash_sig, minhash_sig) SUPPORT textfp_near_support;
 
-UPDATE pg_catalog.pg_operator SET oprcom = 0
-WHERE oid IN ('%(simhash64, simhash64)'::pg_catalog.regoperator,
-			  '%(minhash_sig, minhash_sig)'::pg_catalog.regoperator);
+-- @update-only-begin
+-- PostgreSQL 15 has no ALTER OPERATOR for the commutator, hence the catalog
+-- update (textfp--1.1.sql declares % without one).
+UPDATE pg_catalog.pg_operator SET oprcom = 0::pg_catalog.oid
+WHERE oid OPERATOR(pg_catalog.=) '@extschema@.%(@extschema@.simhash64, @extschema@.simhash64)'::pg_catalog.regoperator::pg_catalog.oid
+   OR oid OPERATOR(pg_catalog.=) '@extschema@.%(@extschema@.minhash_sig, @extschema@.minhash_sig)'::pg_catalog.regoperator::pg_catalog.oid;
 
 -- Constraints made under 1.0 keep working (and stay bypassable): say so.
 DO $$
@@ -41,9 +55,10 @@ BEGIN
 	FOR c IN
 		SELECT con.conname, con.conrelid::pg_catalog.regclass AS rel
 		FROM pg_catalog.pg_constraint con
-		WHERE con.contype = 'x'
-		  AND con.conexclop && ARRAY['%(simhash64, simhash64)'::pg_catalog.regoperator,
-									 '%(minhash_sig, minhash_sig)'::pg_catalog.regoperator]::pg_catalog.oid[]
+		WHERE con.contype OPERATOR(pg_catalog.=) 'x'::pg_catalog."char"
+		  AND con.conexclop OPERATOR(pg_catalog.&&) ARRAY[
+				'@extschema@.%(@extschema@.simhash64, @extschema@.simhash64)'::pg_catalog.regoperator::pg_catalog.oid,
+				'@extschema@.%(@extschema@.minhash_sig, @extschema@.minhash_sig)'::pg_catalog.regoperator::pg_catalog.oid]
 		ORDER BY 2, 1
 	LOOP
 		RAISE WARNING 'exclusion constraint "%" on table % uses textfp''s %% operator', c.conname, c.rel
@@ -52,6 +67,7 @@ BEGIN
 	END LOOP;
 END
 $$;
+-- @update-only-end
 
 -- =========================================================================
 -- Featureless texts: NULL on request
@@ -162,8 +178,10 @@ CREATE OPERATOR CLASS minhash_sig_btree_ops
 	FUNCTION 1 minhash_sig_cmp(minhash_sig, minhash_sig);
 
 -- = was declared HASHES only; with an order it can merge too.
+-- @update-only-begin
 UPDATE pg_catalog.pg_operator SET oprcanmerge = true
-WHERE oid = '=(minhash_sig, minhash_sig)'::pg_catalog.regoperator;
+WHERE oid OPERATOR(pg_catalog.=) '@extschema@.=(@extschema@.minhash_sig, @extschema@.minhash_sig)'::pg_catalog.regoperator::pg_catalog.oid;
+-- @update-only-end
 
 -- ===== mih: multi-index hashing access method =====
 -- An index access method of textfp's own for Hamming radius search over
@@ -286,7 +304,7 @@ COMMENT ON FUNCTION lsh_query(minhash_sig, integer, integer, integer)
 -- one position, at least 10 equal, for thresholds from 0.28 (docs/minhash.md).
 CREATE FUNCTION lsh_query(sig minhash_sig) RETURNS lsh_query
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-	RETURN lsh_query(sig, 44, 1, 10);
+	RETURN @extschema@.lsh_query(sig, 44, 1, 10);
 COMMENT ON FUNCTION lsh_query(minhash_sig)
 	IS 'lsh_query(sig, 44, 1, 10): the recommended banding, the one gin_minhash_lsh_ops indexes by default';
 
@@ -355,7 +373,7 @@ COMMENT ON FUNCTION gin_minhash_lsh_options(internal)
 CREATE OPERATOR CLASS gin_minhash_lsh_ops
 	FOR TYPE minhash_sig USING gin AS
 	OPERATOR 1 @@ (minhash_sig, lsh_query),
-	FUNCTION 1 btint8cmp(bigint, bigint),
+	FUNCTION 1 pg_catalog.btint8cmp(bigint, bigint),
 	FUNCTION 2 gin_minhash_lsh_extract_value(minhash_sig, internal, internal),
 	FUNCTION 3 gin_minhash_lsh_extract_query(minhash_sig, internal, smallint, internal, internal, internal, internal),
 	FUNCTION 4 gin_minhash_consistent(internal, smallint, minhash_sig, integer, internal, internal, internal, internal),
@@ -392,16 +410,25 @@ COMMENT ON FUNCTION textfp_exact(text, boolean)
 -- keep a table's stories and verified matches in two tables next to it and
 -- report on them.  docs/clustering.md says how to choose and what each
 -- keeps.  The PL/pgSQL functions run with search_path = pg_catalog, pg_temp
--- and name textfp's own objects through the extension's schema, found at
--- run time in pg_extension (textfp is relocatable, so @extschema@ is not
--- available); users' tables and columns are quoted with format().
+-- and name textfp's own objects as @extschema@.x; users' tables and columns
+-- are quoted with format('%I') and values pass as typed parameters
+-- ($1::float8), so no overload planted in any schema can take a call.
 
+-- Not STRICT: a NULL query or mode is an error, not an empty result.
 CREATE FUNCTION union_find(pairs text, mode text DEFAULT 'components')
 RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
 	AS 'MODULE_PATHNAME', 'textfp_union_find'
-	LANGUAGE C VOLATILE STRICT;
+	LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION union_find(text, text)
 	IS 'clusters the pairs of keys a query returns: connected components (mode components) or non-transitive stars around the smallest key (mode star); cluster_key is the smallest key of the cluster';
+
+-- In C so that the call loads the library: a plpgsql function that reads
+-- textfp.hamming_threshold before any textfp C function has run in the
+-- session finds no such setting.
+CREATE FUNCTION textfp_default_threshold(kind text) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_default_threshold(text)
+	IS 'internal: the session''s threshold of the % operator for a fingerprint kind (''simhash64'': textfp.hamming_threshold, ''minhash_sig'': textfp.jaccard_threshold)';
 
 -- Checks a table's key and fingerprint columns and the threshold; returns
 -- the fingerprint's type name ('simhash64' or 'minhash_sig') and the
@@ -412,49 +439,60 @@ CREATE FUNCTION textfp_cluster_check(tbl regclass, key_column name, fp_column na
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
 	kt oid;
 	ft oid;
+	rk "char";
 BEGIN
 	IF tbl IS NULL OR key_column IS NULL OR fp_column IS NULL THEN
 		RAISE EXCEPTION 'table, key column and fingerprint column must not be NULL'
 			USING ERRCODE = 'null_value_not_allowed';
 	END IF;
+	SELECT c.relkind INTO rk FROM pg_class c WHERE c.oid = tbl::oid;
+	IF rk IS NULL THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid
+			USING ERRCODE = 'undefined_table';
+	END IF;
+	IF rk <> ALL ('{r,p,m,f}'::"char"[]) THEN
+		RAISE EXCEPTION '"%" is not a table', tbl
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'Tables, partitioned tables, materialized views and foreign tables can be clustered.';
+	END IF;
 	SELECT a.atttypid INTO kt FROM pg_attribute a
-	WHERE a.attrelid = tbl AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	WHERE a.attrelid = tbl::oid AND a.attname = key_column
+	  AND a.attnum > 0 AND NOT a.attisdropped;
 	IF kt IS NULL THEN
 		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, tbl
 			USING ERRCODE = 'undefined_column';
 	END IF;
-	IF kt NOT IN ('bigint'::regtype, 'integer'::regtype, 'smallint'::regtype) THEN
+	IF kt <> ALL (ARRAY['bigint'::regtype::oid, 'integer'::regtype::oid, 'smallint'::regtype::oid]) THEN
 		RAISE EXCEPTION 'key column "%" must be bigint, integer or smallint, not %', key_column, kt::regtype
 			USING ERRCODE = 'datatype_mismatch';
 	END IF;
 	SELECT a.atttypid INTO ft FROM pg_attribute a
-	WHERE a.attrelid = tbl AND a.attname = fp_column AND a.attnum > 0 AND NOT a.attisdropped;
+	WHERE a.attrelid = tbl::oid AND a.attname = fp_column
+	  AND a.attnum > 0 AND NOT a.attisdropped;
 	IF ft IS NULL THEN
 		RAISE EXCEPTION 'column "%" of relation % does not exist', fp_column, tbl
 			USING ERRCODE = 'undefined_column';
 	END IF;
-	IF ft = (s || '.simhash64')::regtype THEN
+	IF ft = '@extschema@.simhash64'::regtype::oid THEN
 		kind := 'simhash64';
-		threshold := coalesce(threshold, current_setting('textfp.hamming_threshold')::float8);
-		IF threshold <> trunc(threshold) OR threshold < 0 OR threshold > 64 THEN
-			RAISE EXCEPTION 'threshold for simhash64 must be a whole number of bits from 0 to 64, not %', threshold
-				USING ERRCODE = 'invalid_parameter_value';
-		END IF;
-	ELSIF ft = (s || '.minhash_sig')::regtype THEN
+	ELSIF ft = '@extschema@.minhash_sig'::regtype::oid THEN
 		kind := 'minhash_sig';
-		threshold := coalesce(threshold, current_setting('textfp.jaccard_threshold')::float8);
-		IF NOT (threshold > 0 AND threshold <= 1) THEN
-			RAISE EXCEPTION 'threshold for minhash_sig must be a Jaccard similarity above 0 and at most 1, not %', threshold
-				USING ERRCODE = 'invalid_parameter_value';
-		END IF;
 	ELSE
 		RAISE EXCEPTION 'fingerprint column "%" must be simhash64 or minhash_sig, not %', fp_column, ft::regtype
 			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	threshold := coalesce(threshold, @extschema@.textfp_default_threshold(kind));
+	IF kind = 'simhash64' THEN
+		IF threshold <> trunc(threshold)
+		   OR threshold < 0 OR threshold > 64 THEN
+			RAISE EXCEPTION 'threshold for simhash64 must be a whole number of bits from 0 to 64, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSIF NOT (threshold > 0 AND threshold <= 1) THEN
+		RAISE EXCEPTION 'threshold for minhash_sig must be a Jaccard similarity above 0 and at most 1, not %', threshold
+			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 END
 $$;
@@ -474,6 +512,11 @@ COMMENT ON FUNCTION textfp_cluster_check(regclass, name, name, double precision)
 -- reps sharing a band key (minhash_bands, an equi-join by hash), made
 -- distinct before each is verified with jaccard(): approximate, the
 -- S-curve lsh_probability(J, bands, rows) of finding a pair.
+--
+-- Either route makes at most 1,000 pairs per distinct fingerprint plus 10M
+-- (temporary storage: about 40 bytes a pair): the LSH route counts its
+-- candidates before making them, the exact route stops its join at the
+-- limit; past it the call fails (54000) before the pairs fill the disk.
 CREATE FUNCTION textfp_cluster_pairs(tbl regclass, key_column name, fp_column name,
 									 threshold double precision, bands integer DEFAULT NULL, rows integer DEFAULT NULL,
 									 OUT kind text, OUT threshold_used double precision)
@@ -481,14 +524,24 @@ CREATE FUNCTION textfp_cluster_pairs(tbl regclass, key_column name, fp_column na
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
 	est numeric;
 	nreps bigint;
+	max_pairs bigint;
+	npairs bigint;
 BEGIN
-	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
-		INTO kind, threshold_used USING tbl, key_column, fp_column, threshold;
+	SELECT c.kind, c.threshold INTO kind, threshold_used
+	FROM @extschema@.textfp_cluster_check(tbl, key_column, fp_column, threshold) c;
+	IF (bands IS NULL) <> (rows IS NULL) THEN
+		RAISE EXCEPTION 'bands and rows go together' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF bands IS NOT NULL AND kind <> 'minhash_sig' THEN
+		RAISE EXCEPTION 'bands and rows apply to minhash_sig columns only' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF bands IS NOT NULL AND (bands < 1 OR rows < 1
+			OR bands::bigint * rows::bigint > 1024::bigint) THEN
+		RAISE EXCEPTION 'bands and rows must be at least 1, and bands * rows at most the signature''s k'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
 	-- left over by a call that failed in a subtransaction
 	IF to_regclass('pg_temp.textfp_cluster_keys') IS NOT NULL THEN
 		DROP TABLE pg_temp.textfp_cluster_keys;
@@ -511,30 +564,22 @@ BEGIN
 		key_column, fp_column, tbl);
 	EXECUTE format('CREATE TEMP TABLE textfp_cluster_keys AS
 		SELECT t.%1$I::bigint AS key, coalesce(r.key, t.%1$I::bigint) AS rep
-		FROM %3$s t LEFT JOIN pg_temp.textfp_cluster_reps r ON r.fp OPERATOR(%4$s.=) t.%2$I
-		WHERE t.%1$I IS NOT NULL', key_column, fp_column, tbl, s);
-	IF (bands IS NULL) <> (rows IS NULL) THEN
-		RAISE EXCEPTION 'bands and rows go together' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF bands IS NOT NULL AND kind <> 'minhash_sig' THEN
-		RAISE EXCEPTION 'bands and rows apply to minhash_sig columns only' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	IF bands IS NOT NULL AND (bands < 1 OR rows < 1 OR bands::bigint * rows > 1024) THEN
-		RAISE EXCEPTION 'bands and rows must be at least 1, and bands * rows at most the signature''s k'
-			USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+		FROM %3$s t LEFT JOIN pg_temp.textfp_cluster_reps r ON r.fp OPERATOR(@extschema@.=) t.%2$I
+		WHERE t.%1$I IS NOT NULL', key_column, fp_column, tbl);
+	SELECT count(*) INTO nreps FROM pg_temp.textfp_cluster_reps;
+	max_pairs := 1000::bigint * nreps + 10000000::bigint;
 	IF bands IS NOT NULL THEN
 		-- LSH: the band keys of every distinct value, pairs sharing one
-		EXECUTE format('CREATE TEMP TABLE textfp_cluster_bands AS
-			SELECT r.key, b.band FROM pg_temp.textfp_cluster_reps r, unnest(%s.minhash_bands(r.fp, $1, $2)) b(band)', s)
-			USING bands, rows;
+		CREATE TEMP TABLE textfp_cluster_bands AS
+			SELECT r.key, b.band FROM pg_temp.textfp_cluster_reps r,
+				unnest(@extschema@.minhash_bands(r.fp, bands, rows)) b(band);
 		ANALYZE pg_temp.textfp_cluster_bands;
 		-- a bucket of n rows makes n(n-1)/2 pairs: refuse a banding that
 		-- would make far more pairs than rows before making them
-		SELECT coalesce(sum(n * (n - 1) / 2), 0) INTO est
+		SELECT coalesce(sum(x.n * (x.n - 1::numeric)
+				/ 2::numeric), 0::numeric) INTO est
 		FROM (SELECT count(*)::numeric AS n FROM pg_temp.textfp_cluster_bands GROUP BY band) x;
-		SELECT count(*) INTO nreps FROM pg_temp.textfp_cluster_reps;
-		IF est > 1000 * nreps + 10000000 THEN
+		IF est > max_pairs::numeric THEN
 			DROP TABLE pg_temp.textfp_cluster_bands;
 			RAISE EXCEPTION 'banding % x % makes % candidate pairs for % distinct signatures', bands, rows, est::bigint, nreps
 				USING ERRCODE = 'program_limit_exceeded',
@@ -550,31 +595,48 @@ BEGIN
 		ANALYZE pg_temp.textfp_cluster_reps;
 		-- each candidate's two signatures through the index on key: a hash
 		-- join would spill the signatures of every candidate to disk
-		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
+		CREATE TEMP TABLE textfp_cluster_pairs AS
 			SELECT v.a, v.b, v.score FROM (
-				SELECT c.a, c.b, %1$s.jaccard((SELECT x.fp FROM pg_temp.textfp_cluster_reps x WHERE x.key = c.a),
-											  (SELECT y.fp FROM pg_temp.textfp_cluster_reps y WHERE y.key = c.b)) AS score
+				SELECT c.a, c.b, @extschema@.jaccard(
+					(SELECT x.fp FROM pg_temp.textfp_cluster_reps x WHERE x.key = c.a),
+					(SELECT y.fp FROM pg_temp.textfp_cluster_reps y WHERE y.key = c.b)) AS score
 				FROM pg_temp.textfp_cluster_cands c) v
-			WHERE v.score >= $1', s) USING threshold_used;
+			WHERE v.score >= threshold_used;
 		DROP TABLE pg_temp.textfp_cluster_cands;
 	ELSE
-		-- per kind: the exact index (mih or gin_minhash_ops), the score and the
-		-- ball (hamming_ball takes an integer radius)
-		EXECUTE format('CREATE INDEX ON pg_temp.textfp_cluster_reps USING %s (fp %s.%s)',
-			CASE kind WHEN 'simhash64' THEN 'mih' ELSE 'gin' END, s,
-			CASE kind WHEN 'simhash64' THEN 'mih_simhash64_ops' ELSE 'gin_minhash_ops' END);
 		ANALYZE pg_temp.textfp_cluster_reps;
-		EXECUTE format('CREATE TEMP TABLE textfp_cluster_pairs AS
-			SELECT a.key AS a, b.key AS b, %1$s.%2$I(a.fp, b.fp)::float8 AS score
-			FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
-			  ON b.fp OPERATOR(%1$s.<@) %1$s.%3$I(a.fp, %4$s) AND a.key < b.key',
-			s, CASE kind WHEN 'simhash64' THEN 'hamming_distance' ELSE 'jaccard' END,
-			CASE kind WHEN 'simhash64' THEN 'hamming_ball' ELSE 'jaccard_ball' END,
-			CASE kind WHEN 'simhash64' THEN (threshold_used::integer)::text ELSE threshold_used::text END);
+		-- per kind: the exact index (mih or gin_minhash_ops), the score and
+		-- the ball (hamming_ball takes an integer radius); the join stops one
+		-- pair past the limit
+		IF kind = 'simhash64' THEN
+			CREATE INDEX ON pg_temp.textfp_cluster_reps USING mih (fp @extschema@.mih_simhash64_ops);
+			CREATE TEMP TABLE textfp_cluster_pairs AS
+				SELECT a.key AS a, b.key AS b, @extschema@.hamming_distance(a.fp, b.fp)::float8 AS score
+				FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
+				  ON b.fp OPERATOR(@extschema@.<@) @extschema@.hamming_ball(a.fp, threshold_used::integer)
+				 AND a.key < b.key
+				LIMIT max_pairs + 1::bigint;
+		ELSE
+			CREATE INDEX ON pg_temp.textfp_cluster_reps USING gin (fp @extschema@.gin_minhash_ops);
+			CREATE TEMP TABLE textfp_cluster_pairs AS
+				SELECT a.key AS a, b.key AS b, @extschema@.jaccard(a.fp, b.fp) AS score
+				FROM pg_temp.textfp_cluster_reps a JOIN pg_temp.textfp_cluster_reps b
+				  ON b.fp OPERATOR(@extschema@.<@) @extschema@.jaccard_ball(a.fp, threshold_used)
+				 AND a.key < b.key
+				LIMIT max_pairs + 1::bigint;
+		END IF;
+		GET DIAGNOSTICS npairs = ROW_COUNT;
+		IF npairs > max_pairs THEN
+			DROP TABLE pg_temp.textfp_cluster_pairs, pg_temp.textfp_cluster_keys, pg_temp.textfp_cluster_reps;
+			RAISE EXCEPTION 'more than % pairs within the threshold among % distinct fingerprints', max_pairs, nreps
+				USING ERRCODE = 'program_limit_exceeded',
+					  DETAIL = 'At most 1,000 pairs a distinct fingerprint (plus 10M) are made.',
+					  HINT = 'Use a stricter threshold: at this one most rows are near most others.';
+		END IF;
 	END IF;
 	-- rows of one value: each to its rep, at distance 0 / Jaccard 1
 	INSERT INTO pg_temp.textfp_cluster_pairs
-		SELECT k.rep, k.key, CASE WHEN kind = 'simhash64' THEN 0 ELSE 1 END
+		SELECT k.rep, k.key, CASE WHEN kind = 'simhash64' THEN 0::float8 ELSE 1::float8 END
 		FROM pg_temp.textfp_cluster_keys k WHERE k.key <> k.rep;
 END
 $$;
@@ -589,40 +651,39 @@ RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
 	n bigint;
 	big bigint;
 BEGIN
-	IF mode IS NULL OR mode NOT IN ('components', 'star') THEN
+	IF mode IS NULL OR mode <> ALL ('{components,star}'::text[]) THEN
 		RAISE EXCEPTION 'invalid clustering mode "%"', mode
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'Valid modes are "components" and "star".';
 	END IF;
-	EXECUTE format('SELECT %s.textfp_cluster_pairs($1, $2, $3, $4, $5, $6)', s)
-		USING tbl, key_column, fp_column, threshold, bands, rows;
+	PERFORM @extschema@.textfp_cluster_pairs(tbl, key_column, fp_column, threshold, bands, rows);
 	IF mode = 'components' THEN
 		-- every key through its rep: components of reps, then members
-		EXECUTE format('CREATE TEMP TABLE textfp_cluster_out AS
-			SELECT u.key, u.cluster_key FROM %s.union_find(%L) u', s,
-			'SELECT a, b FROM pg_temp.textfp_cluster_pairs UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys');
+		CREATE TEMP TABLE textfp_cluster_out AS
+			SELECT u.key, u.cluster_key FROM @extschema@.union_find(
+				'SELECT a, b FROM pg_temp.textfp_cluster_pairs UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys') u;
 	ELSE
 		-- star over reps only (a row takes its rep's original: the same
 		-- result as star over all rows, since equal rows have equal edges)
-		EXECUTE format('CREATE TEMP TABLE textfp_cluster_out AS
+		CREATE TEMP TABLE textfp_cluster_out AS
 			SELECT k.key, u.cluster_key
-			FROM %s.union_find(%L, ''star'') u
-			JOIN pg_temp.textfp_cluster_keys k ON k.rep = u.key', s,
-			'SELECT p.a, p.b FROM pg_temp.textfp_cluster_pairs p
-			   JOIN pg_temp.textfp_cluster_keys k ON k.key = p.b AND k.key = k.rep
-			 UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys WHERE key = rep');
+			FROM @extschema@.union_find(
+				'SELECT p.a, p.b FROM pg_temp.textfp_cluster_pairs p
+				   JOIN pg_temp.textfp_cluster_keys k ON k.key = p.b AND k.key = k.rep
+				 UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys WHERE key = rep',
+				'star') u
+			JOIN pg_temp.textfp_cluster_keys k ON k.rep = u.key;
 	END IF;
-	SELECT sum(c), max(c) INTO n, big FROM (SELECT count(*) AS c FROM pg_temp.textfp_cluster_out o GROUP BY o.cluster_key) x;
+	SELECT sum(x.c), max(x.c) INTO n, big
+	FROM (SELECT count(*) AS c FROM pg_temp.textfp_cluster_out o GROUP BY o.cluster_key) x;
 	-- chaining: one cluster holding a large share is usually templates or
 	-- boilerplate joined link by link, not one story
-	IF big > 100 AND big > 0.05 * n THEN
-		RAISE NOTICE 'largest cluster holds % of % keys (% %%)', big, n, round(100.0 * big / n, 1)
+	IF big > 100 AND big::numeric > 0.05 * n THEN
+		RAISE NOTICE 'largest cluster holds % of % keys (% %%)', big, n,
+			round(100.0 * big / n, 1)
 			USING HINT = CASE WHEN mode = 'components'
 				THEN 'Connected components chain near duplicates of near duplicates; mode => ''star'' or a stricter threshold keeps clusters tight.'
 				ELSE 'A stricter threshold keeps clusters tight.' END;
@@ -645,6 +706,12 @@ COMMENT ON FUNCTION cluster_table(regclass, name, name, double precision, text, 
 --             original, its earliest member by the time column (ties: the
 --             smallest key).  A key not in T_stories is a story of its own.
 -- Stories are the connected components of T_matches (every method).
+--
+-- Both belong to T's owner: the calls that write them need the privileges
+-- of T's owner, make them owned by T's owner, and refuse an existing
+-- relation of that name unless it is a plain table of T's owner in exactly
+-- the shape textfp makes (no trigger, rule, policy, inheritance, default,
+-- check or index expression of anyone else's that a write could run).
 
 -- The quoted, schema-qualified names of T_matches and T_stories.
 CREATE FUNCTION story_table_names(source regclass, OUT matches text, OUT stories text)
@@ -656,7 +723,7 @@ DECLARE
 	rel name;
 BEGIN
 	SELECT n.nspname, c.relname INTO nsp, rel
-	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = source;
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = source::oid;
 	IF rel IS NULL THEN
 		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
 	END IF;
@@ -672,18 +739,104 @@ $$;
 COMMENT ON FUNCTION story_table_names(regclass)
 	IS 'the match store and story table of a source table: <table>_matches and <table>_stories in its schema';
 
+-- Refuses (42501) a caller without the privileges of the table's owner.
+CREATE FUNCTION textfp_check_owner(tbl regclass) RETURNS oid
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	owner oid;
+BEGIN
+	SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = tbl::oid;
+	IF owner IS NULL THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	IF NOT pg_has_role(current_user, owner, 'USAGE') THEN
+		RAISE EXCEPTION 'must be owner of table %', tbl
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'textfp''s story tables belong to the owner of the table they describe; only that owner (or a member of its role) keeps them.';
+	END IF;
+	RETURN owner;
+END
+$$;
+COMMENT ON FUNCTION textfp_check_owner(regclass)
+	IS 'internal: the owner of a table, after checking that the caller has its privileges';
+
+-- Checks that store, an existing relation named like one of textfp's story
+-- tables, is one textfp may read and write for source: a plain table
+-- owned by source's owner, with the columns, defaults and constraints
+-- textfp gives it and nothing that a write could run.  kind is 'matches'
+-- or 'stories'.
+CREATE FUNCTION textfp_check_store(source regclass, store regclass, kind text) RETURNS void
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	c record;
+	shape text;
+	expected text := CASE kind
+		WHEN 'matches' THEN 'a bigint not null;b bigint not null;found_at timestamp with time zone not null default now();method text not null;score double precision not null|c ((a < b));p (a, b, method)'
+		ELSE 'key bigint not null;story_id bigint not null;updated_at timestamp with time zone not null default now()|p (key)' END;
+	why text;
+BEGIN
+	SELECT r.relkind, r.relowner, r.relhasrules, r.relrowsecurity, r.relhassubclass, r.relispartition,
+		   s.relowner AS source_owner
+	INTO c FROM pg_class r, pg_class s WHERE r.oid = store::oid AND s.oid = source::oid;
+	shape := (SELECT string_agg(format('%s %s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
+				CASE WHEN a.attnotnull THEN ' not null' ELSE '' END,
+				CASE WHEN a.atthasdef THEN ' default ' || pg_get_expr(d.adbin, d.adrelid) ELSE '' END
+				|| CASE WHEN a.attgenerated <> '' OR a.attidentity <> '' OR a.attcollation <> 0
+						AND a.attcollation <> 'pg_catalog.default'::regcollation::oid THEN ' (other)' ELSE '' END),
+				';' ORDER BY a.attname)
+			  FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			  WHERE a.attrelid = store::oid AND a.attnum > 0 AND NOT a.attisdropped)
+		|| '|' || coalesce((SELECT string_agg(x.contype::text || ' ' || CASE x.contype
+				WHEN 'c' THEN regexp_replace(pg_get_constraintdef(x.oid), '^CHECK ', '')
+				ELSE regexp_replace(pg_get_constraintdef(x.oid), '^PRIMARY KEY ', '') END, ';' ORDER BY x.contype, x.conname)
+			  FROM pg_constraint x WHERE x.conrelid = store::oid), '');
+	IF c.relkind <> 'r' OR c.relispartition THEN
+		why := 'it is not a plain table';
+	ELSIF c.relowner <> c.source_owner THEN
+		why := format('it is owned by %s, not by %s, the owner of %s',
+					  c.relowner::regrole, c.source_owner::regrole, source);
+	ELSIF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = store::oid) THEN
+		why := 'it has triggers';
+	ELSIF c.relhasrules THEN
+		why := 'it has rules';
+	ELSIF c.relrowsecurity OR EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = store::oid) THEN
+		why := 'it has row-level security';
+	ELSIF c.relhassubclass OR EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = store::oid) THEN
+		why := 'it takes part in inheritance';
+	ELSIF EXISTS (SELECT FROM pg_index i WHERE i.indrelid = store::oid
+				  AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN
+		why := 'it has an index on an expression or with a predicate';
+	ELSIF shape IS DISTINCT FROM expected THEN
+		why := 'its columns, defaults or constraints are not those textfp makes';
+	END IF;
+	IF why IS NOT NULL THEN
+		RAISE EXCEPTION 'relation % exists and is not a textfp story table of %', store, source
+			USING ERRCODE = 'duplicate_table',
+				  DETAIL = format('textfp uses %s only as the %s table of %s, and %s.', store,
+								  CASE kind WHEN 'matches' THEN 'match' ELSE 'story' END, source, why),
+				  HINT = 'Rename or drop it, or ask its owner to; textfp then makes its own.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_check_store(regclass, regclass, text)
+	IS 'internal: refuses an existing relation named like a story table unless it is a plain table of the source''s owner in textfp''s shape';
+
+-- Both story tables, made (owned by the source's owner) where missing and
+-- checked where present.  Needs the privileges of the source's owner.
 CREATE FUNCTION story_tables(source regclass, OUT matches regclass, OUT stories regclass)
 	LANGUAGE plpgsql VOLATILE STRICT
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
+	owner oid := @extschema@.textfp_check_owner(source);
 	m text;
 	st text;
 BEGIN
-	EXECUTE format('SELECT matches, stories FROM %s.story_table_names($1)', s) INTO m, st USING source;
+	SELECT n.matches, n.stories INTO m, st FROM @extschema@.story_table_names(source) n;
 	IF to_regclass(m) IS NULL THEN
 		EXECUTE format('CREATE TABLE %s (
 			a bigint NOT NULL,
@@ -696,7 +849,11 @@ BEGIN
 		EXECUTE format('CREATE INDEX ON %s (b)', m);
 		EXECUTE format('COMMENT ON TABLE %s IS %L', m,
 			'textfp match store of ' || source::text || ': verified pairs (a < b), method, score (Hamming bits or Jaccard estimate), when found');
+		IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(m)::oid) <> owner THEN
+			EXECUTE format('ALTER TABLE %s OWNER TO %I', m, owner::regrole::text);
+		END IF;
 	END IF;
+	PERFORM @extschema@.textfp_check_store(source, to_regclass(m), 'matches');
 	IF to_regclass(st) IS NULL THEN
 		EXECUTE format('CREATE TABLE %s (
 			key bigint PRIMARY KEY,
@@ -705,13 +862,82 @@ BEGIN
 		EXECUTE format('CREATE INDEX ON %s (story_id)', st);
 		EXECUTE format('COMMENT ON TABLE %s IS %L', st,
 			'textfp stories of ' || source::text || ': members of stories of two or more; story_id is the original''s key');
+		IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(st)::oid) <> owner THEN
+			EXECUTE format('ALTER TABLE %s OWNER TO %I', st, owner::regrole::text);
+		END IF;
 	END IF;
-	matches := m::regclass;
-	stories := st::regclass;
+	PERFORM @extschema@.textfp_check_store(source, to_regclass(st), 'stories');
+	matches := to_regclass(m);
+	stories := to_regclass(st);
 END
 $$;
 COMMENT ON FUNCTION story_tables(regclass)
-	IS 'makes (if missing) the match store <table>_matches and the story table <table>_stories of a source table';
+	IS 'makes (if missing) the match store <table>_matches and the story table <table>_stories of a source table, owned by its owner; refuses relations of those names that are not textfp''s';
+
+-- The story table of source for a report: it must exist and be textfp's.
+CREATE FUNCTION textfp_story_table(source regclass, which text) RETURNS regclass
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	name text;
+	r regclass;
+BEGIN
+	SELECT CASE which WHEN 'matches' THEN n.matches ELSE n.stories END INTO name
+	FROM @extschema@.story_table_names(source) n;
+	r := to_regclass(name);
+	IF r IS NULL THEN
+		RAISE EXCEPTION 'table % has no story tables yet', source
+			USING ERRCODE = 'undefined_table',
+				  HINT = 'story_refresh() makes them.';
+	END IF;
+	PERFORM @extschema@.textfp_check_store(source, r, which);
+	RETURN r;
+END
+$$;
+COMMENT ON FUNCTION textfp_story_table(regclass, text)
+	IS 'internal: the match store (''matches'') or story table (''stories'') of a source table, checked to be textfp''s';
+
+-- The key column must be unique (a unique index on it alone) and the time
+-- column a timestamp or date: stories are named by their earliest member.
+CREATE FUNCTION textfp_story_columns(source regclass, key_column name, time_column name) RETURNS void
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	katt smallint;
+	ttype oid;
+BEGIN
+	IF key_column IS NULL OR time_column IS NULL THEN
+		RAISE EXCEPTION 'key and time columns must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT a.attnum INTO katt FROM pg_attribute a
+	WHERE a.attrelid = source::oid AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF katt IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, source
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = source::oid AND i.indisunique AND i.indisvalid
+				   AND i.indnkeyatts = 1 AND i.indkey[0] = katt AND i.indexprs IS NULL AND i.indpred IS NULL) THEN
+		RAISE EXCEPTION 'key column "%" of % is not unique', key_column, source
+			USING ERRCODE = 'invalid_column_reference',
+				  DETAIL = 'Stories name rows by their keys, so story calls need a primary key, a unique constraint or a unique index on the key column alone.',
+				  HINT = format('ALTER TABLE %s ADD UNIQUE (%I);', source, key_column);
+	END IF;
+	SELECT a.atttypid INTO ttype FROM pg_attribute a
+	WHERE a.attrelid = source::oid AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF ttype IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', time_column, source
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF ttype <> ALL (ARRAY['timestamptz'::regtype::oid, 'timestamp'::regtype::oid, 'date'::regtype::oid]) THEN
+		RAISE EXCEPTION 'time column "%" must be timestamptz, timestamp or date, not %', time_column, ttype::regtype
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_story_columns(regclass, name, name)
+	IS 'internal: checks that the key column is unique and the time column a timestamp or date';
 
 -- Recomputes the stories of the keys in pg_temp.textfp_story_scope (key)
 -- from the match store: their components (over matches between keys of
@@ -723,13 +949,10 @@ RETURNS void
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	m text;
-	st text;
+	m regclass;
+	st regclass;
 BEGIN
-	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
 	-- the scope's keys that exist, with their times
 	EXECUTE format('CREATE TEMP TABLE textfp_story_live AS
 		SELECT t.%1$I::bigint AS key, t.%2$I AS at
@@ -737,11 +960,12 @@ BEGIN
 		key_column, time_column, source);
 	CREATE UNIQUE INDEX ON pg_temp.textfp_story_live (key);
 	ANALYZE pg_temp.textfp_story_live;
-	EXECUTE format('CREATE TEMP TABLE textfp_story_comp AS
-		SELECT u.key, u.cluster_key, u.cluster_size FROM %s.union_find(%L) u WHERE u.cluster_size > 1',
-		s, format('SELECT DISTINCT m.a, m.b FROM %s m
+	CREATE TEMP TABLE textfp_story_comp AS
+		SELECT u.key, u.cluster_key, u.cluster_size
+		FROM @extschema@.union_find(format('SELECT DISTINCT m.a, m.b FROM %s m
 				   JOIN pg_temp.textfp_story_live x ON x.key = m.a
-				   JOIN pg_temp.textfp_story_live y ON y.key = m.b', m));
+				   JOIN pg_temp.textfp_story_live y ON y.key = m.b', m)) u
+		WHERE u.cluster_size > 1;
 	-- the story id: the component's earliest member (ties: smallest key)
 	CREATE TEMP TABLE textfp_story_new AS
 		SELECT DISTINCT ON (c.key) c.key,
@@ -749,11 +973,11 @@ BEGIN
 		FROM pg_temp.textfp_story_comp c JOIN pg_temp.textfp_story_live l ON l.key = c.key;
 	EXECUTE format('DELETE FROM %s st USING pg_temp.textfp_story_scope sc
 		WHERE st.key = sc.key
-		  AND NOT EXISTS (SELECT 1 FROM pg_temp.textfp_story_new n WHERE n.key = st.key AND n.story_id = st.story_id)', st);
-	EXECUTE format('INSERT INTO %s (key, story_id)
+		  AND NOT EXISTS (SELECT FROM pg_temp.textfp_story_new n WHERE n.key = st.key AND n.story_id = st.story_id)', st);
+	EXECUTE format('INSERT INTO %1$s AS st (key, story_id)
 		SELECT n.key, n.story_id FROM pg_temp.textfp_story_new n
 		ON CONFLICT (key) DO UPDATE SET story_id = excluded.story_id, updated_at = now()
-		WHERE %s.story_id IS DISTINCT FROM excluded.story_id', st, st);
+		WHERE st.story_id IS DISTINCT FROM excluded.story_id', st);
 	DROP TABLE pg_temp.textfp_story_live, pg_temp.textfp_story_comp, pg_temp.textfp_story_new;
 END
 $$;
@@ -770,35 +994,26 @@ CREATE FUNCTION story_refresh(source regclass, key_column name, fp_column name, 
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	m text;
-	st text;
+	m regclass;
+	st regclass;
 	kind text;
 BEGIN
-	PERFORM 1 FROM pg_attribute a
-	WHERE a.attrelid = source AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF NOT FOUND THEN
-		RAISE EXCEPTION 'column "%" of relation % does not exist', time_column, source
-			USING ERRCODE = 'undefined_column';
-	END IF;
-	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
-	EXECUTE format('SELECT kind FROM %s.textfp_cluster_pairs($1, $2, $3, $4, $5, $6)', s)
-		INTO kind USING source, key_column, fp_column, threshold, bands, rows;
+	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
+	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
+	SELECT p.kind INTO kind FROM @extschema@.textfp_cluster_pairs(source, key_column, fp_column, threshold, bands, rows) p;
 	EXECUTE format('DELETE FROM %s m WHERE m.method = $1
-		AND NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_pairs p WHERE p.a = m.a AND p.b = m.b)', m) USING kind;
-	EXECUTE format('INSERT INTO %s (a, b, method, score)
+		AND NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_pairs p WHERE p.a = m.a AND p.b = m.b)', m) USING kind;
+	EXECUTE format('INSERT INTO %1$s AS m (a, b, method, score)
 		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_cluster_pairs p
 		ON CONFLICT (a, b, method) DO UPDATE SET score = excluded.score
-		WHERE %s.score IS DISTINCT FROM excluded.score', m, m) USING kind;
+		WHERE m.score IS DISTINCT FROM excluded.score', m) USING kind;
 	-- matches of other methods with a key gone from the table
-	EXECUTE format('DELETE FROM %s m WHERE NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.a)
-		OR NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.b)', m);
+	EXECUTE format('DELETE FROM %s m WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.a)
+		OR NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.b)', m);
 	CREATE TEMP TABLE textfp_story_scope AS SELECT k.key FROM pg_temp.textfp_cluster_keys k;
 	EXECUTE format('INSERT INTO pg_temp.textfp_story_scope SELECT st.key FROM %s st
-		WHERE NOT EXISTS (SELECT 1 FROM pg_temp.textfp_cluster_keys k WHERE k.key = st.key)', st);
-	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+		WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_keys k WHERE k.key = st.key)', st);
+	PERFORM @extschema@.textfp_story_recompute(source, key_column, time_column);
 	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_cluster_keys,
 		pg_temp.textfp_cluster_reps, pg_temp.textfp_cluster_pairs;
 	EXECUTE format('SELECT count(DISTINCT story_id), count(*) FROM %s', st) INTO stories, members;
@@ -819,32 +1034,36 @@ RETURNS bigint
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	m text;
-	st text;
+	m regclass;
+	st regclass;
 	kind text;
 	thr double precision;
 	found bigint;
 BEGIN
 	IF keys IS NULL THEN
-		RETURN 0;
+		RAISE EXCEPTION 'keys must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	EXECUTE format('SELECT c.kind, c.threshold FROM %s.textfp_cluster_check($1, $2, $3, $4) c', s)
-		INTO kind, thr USING source, key_column, fp_column, threshold;
-	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
+	SELECT c.kind, c.threshold INTO kind, thr
+	FROM @extschema@.textfp_cluster_check(source, key_column, fp_column, threshold) c;
+	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
 	-- score and ball per kind: hamming_distance and hamming_ball(fp, integer)
 	-- for simhash64, jaccard and jaccard_ball(sig, float8) for minhash_sig
-	EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
-		SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
-			   %3$s.%5$I(n.%2$I, k.%2$I)::float8 AS score
-		FROM %4$s k JOIN %4$s n ON n.%2$I OPERATOR(%3$s.<@) %3$s.%6$I(k.%2$I, $2::%7$s)
-		WHERE k.%1$I = ANY ($1) AND n.%1$I <> k.%1$I', key_column, fp_column, s, source,
-		CASE kind WHEN 'simhash64' THEN 'hamming_distance' ELSE 'jaccard' END,
-		CASE kind WHEN 'simhash64' THEN 'hamming_ball' ELSE 'jaccard_ball' END,
-		CASE kind WHEN 'simhash64' THEN 'integer' ELSE 'float8' END)
-		USING keys, thr;
+	IF kind = 'simhash64' THEN
+		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
+			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
+				   @extschema@.hamming_distance(n.%2$I, k.%2$I)::float8 AS score
+			FROM %3$s k JOIN %3$s n ON n.%2$I OPERATOR(@extschema@.<@) @extschema@.hamming_ball(k.%2$I, $2::integer)
+			WHERE k.%1$I = ANY ($1::bigint[]) AND n.%1$I <> k.%1$I', key_column, fp_column, source)
+			USING keys, thr::integer;
+	ELSE
+		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
+			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
+				   @extschema@.jaccard(n.%2$I, k.%2$I) AS score
+			FROM %3$s k JOIN %3$s n ON n.%2$I OPERATOR(@extschema@.<@) @extschema@.jaccard_ball(k.%2$I, $2::float8)
+			WHERE k.%1$I = ANY ($1::bigint[]) AND n.%1$I <> k.%1$I', key_column, fp_column, source)
+			USING keys, thr;
+	END IF;
 	EXECUTE format('INSERT INTO %s (a, b, method, score)
 		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_story_pairs p
 		ON CONFLICT (a, b, method) DO NOTHING', m) USING kind;
@@ -858,7 +1077,7 @@ BEGIN
 		SELECT st.key FROM %1$s st WHERE st.story_id IN
 			(SELECT st2.story_id FROM %1$s st2 JOIN pg_temp.textfp_story_scope sc ON sc.key = st2.key)
 		EXCEPT SELECT key FROM pg_temp.textfp_story_scope', st);
-	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	PERFORM @extschema@.textfp_story_recompute(source, key_column, time_column);
 	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_story_pairs;
 	RETURN found;
 END
@@ -874,25 +1093,23 @@ RETURNS bigint
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	m text;
-	st text;
+	m regclass;
+	st regclass;
 	gone bigint;
 BEGIN
 	IF keys IS NULL THEN
-		RETURN 0;
+		RAISE EXCEPTION 'keys must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	EXECUTE format('SELECT matches::text, stories::text FROM %s.story_tables($1)', s) INTO m, st USING source;
+	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
+	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
 	EXECUTE format('CREATE TEMP TABLE textfp_story_scope AS
 		SELECT st.key FROM %1$s st WHERE st.story_id IN
-			(SELECT st2.story_id FROM %1$s st2 WHERE st2.key = ANY ($1))', st) USING keys;
-	EXECUTE format('DELETE FROM %s m WHERE m.a = ANY ($1) OR m.b = ANY ($1)', m) USING keys;
+			(SELECT st2.story_id FROM %1$s st2 WHERE st2.key = ANY ($1::bigint[]))', st) USING keys;
+	EXECUTE format('DELETE FROM %s m WHERE m.a = ANY ($1::bigint[]) OR m.b = ANY ($1::bigint[])', m) USING keys;
 	GET DIAGNOSTICS gone = ROW_COUNT;
-	EXECUTE format('DELETE FROM %s st WHERE st.key = ANY ($1)', st) USING keys;
+	EXECUTE format('DELETE FROM %s st WHERE st.key = ANY ($1::bigint[])', st) USING keys;
 	DELETE FROM pg_temp.textfp_story_scope sc WHERE sc.key = ANY (keys);
-	EXECUTE format('SELECT %s.textfp_story_recompute($1, $2, $3)', s) USING source, key_column, time_column;
+	PERFORM @extschema@.textfp_story_recompute(source, key_column, time_column);
 	DROP TABLE pg_temp.textfp_story_scope;
 	RETURN gone;
 END
@@ -901,6 +1118,8 @@ COMMENT ON FUNCTION story_forget(regclass, name, name, bigint[])
 	IS 'deleted rows: removes their matches and recomputes (and may split) the stories they were in; returns the matches removed';
 
 -- ----- reports -----
+-- They read the story tables as the caller (SELECT on them and on the
+-- source), after checking that the tables are textfp's for that source.
 
 CREATE FUNCTION story_report(source regclass, key_column name, time_column name, site_column name DEFAULT NULL)
 RETURNS TABLE (story_id bigint, size bigint, original_key bigint, first_at timestamptz, last_at timestamptz,
@@ -909,13 +1128,10 @@ RETURNS TABLE (story_id bigint, size bigint, original_key bigint, first_at times
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	st text;
+	st regclass := @extschema@.textfp_story_table(source, 'stories');
 	site text := CASE WHEN site_column IS NULL THEN 'NULL::text' ELSE format('t.%I::text', site_column) END;
 BEGIN
-	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
 	RETURN QUERY EXECUTE format('
 		SELECT st.story_id, count(*), st.story_id, min(t.%2$I)::timestamptz, max(t.%2$I)::timestamptz,
 			   (array_agg(%4$s ORDER BY t.%2$I, t.%1$I::bigint))[1], count(DISTINCT %4$s)
@@ -933,16 +1149,13 @@ RETURNS TABLE (story_id bigint, size bigint, first_at timestamptz, new_members b
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	st text;
+	st regclass := @extschema@.textfp_story_table(source, 'stories');
 BEGIN
-	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
 	RETURN QUERY EXECUTE format('
-		SELECT st.story_id, count(*), min(t.%2$I)::timestamptz, count(*) FILTER (WHERE t.%2$I >= $1)
+		SELECT st.story_id, count(*), min(t.%2$I)::timestamptz, count(*) FILTER (WHERE t.%2$I >= $1::timestamptz)
 		FROM %4$s st JOIN %3$s t ON t.%1$I::bigint = st.key
-		GROUP BY st.story_id HAVING min(t.%2$I) >= $1
+		GROUP BY st.story_id HAVING min(t.%2$I) >= $1::timestamptz
 		ORDER BY min(t.%2$I), st.story_id', key_column, time_column, source, st) USING since;
 END
 $$;
@@ -955,15 +1168,12 @@ RETURNS TABLE (original_site text, reprint_site text, reprints bigint, stories b
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	st text;
+	st regclass := @extschema@.textfp_story_table(source, 'stories');
 BEGIN
 	IF site_column IS NULL THEN
 		RAISE EXCEPTION 'story_reprints() needs the site column' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	EXECUTE format('SELECT stories FROM %s.story_table_names($1)', s) INTO st USING source;
+	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
 	RETURN QUERY EXECUTE format('
 		SELECT o.%4$I::text, t.%4$I::text, count(*), count(DISTINCT st.story_id),
 			   percentile_disc(0.5) WITHIN GROUP (ORDER BY (t.%2$I::timestamptz - o.%2$I::timestamptz))
@@ -983,21 +1193,18 @@ RETURNS TABLE (method text, score_from double precision, score_to double precisi
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	s text := (SELECT pg_catalog.quote_ident(n.nspname)
-		FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'textfp');
-	m text;
+	m regclass;
 BEGIN
 	IF buckets IS NULL OR buckets < 1 OR buckets > 1000 THEN
 		RAISE EXCEPTION 'buckets must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	EXECUTE format('SELECT matches FROM %s.story_table_names($1)', s) INTO m USING source;
+	m := @extschema@.textfp_story_table(source, 'matches');
 	-- simhash64: one row per distance in bits; minhash_sig: buckets over [0, 1]
 	RETURN QUERY EXECUTE format('
 		SELECT m.method, m.score, m.score, count(*) FROM %1$s m WHERE m.method = ''simhash64'' GROUP BY 1, 2
 		UNION ALL
-		SELECT m.method, (w.bk - 1)::float8 / $1, w.bk::float8 / $1, count(*)
-		FROM %1$s m, LATERAL (SELECT least(width_bucket(m.score, 0, 1, $1), $1) AS bk) w
+		SELECT m.method, (w.bk - 1)::float8 / $1::integer, w.bk::float8 / $1::integer, count(*)
+		FROM %1$s m, LATERAL (SELECT least(width_bucket(m.score, 0, 1, $1::integer), $1::integer) AS bk) w
 		WHERE m.method <> ''simhash64'' GROUP BY 1, 2, 3
 		ORDER BY 1, 2', m) USING buckets;
 END

@@ -253,3 +253,26 @@ textfp_versions(PG_FUNCTION_ARGS)
 	values[3] = CStringGetTextDatum(xxh);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls)));
 }
+
+/*
+ * textfp_default_threshold(kind text): the session's threshold of the %
+ * operator for 'simhash64' or 'minhash_sig'.  The PL/pgSQL functions read it
+ * here rather than with current_setting(), which fails in a session where
+ * the library has not been loaded yet (the settings do not exist then).
+ */
+PG_FUNCTION_INFO_V1(textfp_default_threshold);
+Datum
+textfp_default_threshold(PG_FUNCTION_ARGS)
+{
+	char	   *kind = text_to_cstring(PG_GETARG_TEXT_PP(0));
+
+	if (strcmp(kind, "simhash64") == 0)
+		PG_RETURN_FLOAT8((double) textfp_hamming_threshold);
+	if (strcmp(kind, "minhash_sig") == 0)
+		PG_RETURN_FLOAT8(textfp_jaccard_threshold);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("unknown fingerprint kind \"%s\"", kind),
+			 errhint("Kinds are \"simhash64\" and \"minhash_sig\".")));
+	PG_RETURN_NULL();
+}
