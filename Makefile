@@ -105,6 +105,13 @@ override CPPFLAGS := $(patsubst -I%,-isystem %,$(filter -I$(includedir_server)% 
 	$(filter-out -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))
 override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 
+# The static check of the extension scripts (scripts/check_scripts.pl): its
+# self-test, then the scripts; test/run.sh runs both.
+.PHONY: check-scripts
+check-scripts:
+	perl scripts/check_scripts.pl --self-test
+	perl scripts/check_scripts.pl
+
 .PHONY: installcheck-probe
 installcheck-probe:
 	$(pg_regress_installcheck) $(REGRESS_OPTS) $(PROBE_REGRESS)
