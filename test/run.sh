@@ -33,8 +33,12 @@ PG_CONFIG=$PGBIN/pg_config
 PGXS_DIR=/usr/lib/postgresql/$PG_MAJOR/lib/pgxs
 TAP_USER=${TEXTFP_TEST_USER:-textfp_test}
 
+# postgresql-15-plpgsql-check: sql/plpgsql_lint.sql lints textfp's PL/pgSQL
+# with it (required, not optional, so that the lint never silently skips;
+# Debian 12 ships it next to postgresql-15).
 REQUIRED_PKGS="build-essential pkg-config postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
-	libicu-dev libxxhash-dev libipc-run-perl debian-reference-en debian-reference-zh-cn"
+	libicu-dev libxxhash-dev libipc-run-perl debian-reference-en debian-reference-zh-cn
+	postgresql-$PG_MAJOR-plpgsql-check"
 OPTIONAL_PKGS="postgresql-$PG_MAJOR-pgtap"
 
 # Time limits per step, so that a hang still ends in a summary line.
