@@ -122,6 +122,16 @@ installcheck-probe:
 installcheck-isolation:
 	$(pg_isolation_regress_installcheck) $(ISOLATION_OPTS) $(ISOLATION)
 
+# Every ```sql block of README.md and docs/*.md run as a test against the
+# installed textfp, one fresh database a page, results compared with
+# test/doctest/expected/PAGE.out (scripts/doctest.pl says how blocks are
+# marked).  doctest-accept rewrites the expected files from the results.
+.PHONY: installcheck-doctest doctest-accept
+installcheck-doctest:
+	$(or $(PERL),perl) scripts/doctest.pl --psql '$(bindir)/psql'
+doctest-accept:
+	$(or $(PERL),perl) scripts/doctest.pl --psql '$(bindir)/psql' --accept
+
 # --- C unit tests for src/core (no server needed) ---
 UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
@@ -135,4 +145,5 @@ test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit
 unittest: test/unit/test_core
 	test/unit/test_core
 
-EXTRA_CLEAN = test/unit/test_core results regression.diffs regression.out tmp_check log output_iso
+EXTRA_CLEAN = test/unit/test_core results regression.diffs regression.out tmp_check log output_iso \
+	test/doctest/results test/doctest/doctest.diffs

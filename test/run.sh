@@ -8,11 +8,13 @@
 # extension, then runs the static check of the extension scripts
 # (scripts/check_scripts.pl), the C unit tests (make unittest), the pg_regress tests
 # (make installcheck in a throwaway cluster made by pg_virtualenv, which also
-# runs the isolation specs in specs/ with pg_isolation_regress) and the TAP
+# runs the isolation specs in specs/ with pg_isolation_regress, the probe pass
+# and the documentation's SQL blocks with scripts/doctest.pl) and the TAP
 # tests in test/t/ (prove, as an unprivileged user, since initdb refuses root).
 #
-# Every unit case, regression test, isolation spec and TAP file counts as one
-# test, and so do the static check of the scripts and its self-test.  The last
+# Every unit case, regression test, isolation spec, documentation page (with
+# SQL blocks) and TAP file counts as one test, and so do the static check of
+# the scripts and its self-test.  The last
 # line of output is always "N passed, M failed", and the exit status is
 # non-zero when anything failed, including the build or a step that ran no
 # tests at all.
@@ -346,14 +348,18 @@ if [ "$BUILD_OK" = 1 ]; then
 	# Then the isolation specs (on their own, so that they run even when a
 	# regression test failed) and the probe pass (crash reproductions, bad
 	# input) on the same cluster: should it take the server down, the main
-	# tests have run.
+	# tests have run.  Last, the documentation's SQL blocks (make
+	# installcheck-doctest), into a log of their own, counted below.
+	rm -f "$LOGDIR/doctest.log"
 	PGPORT=$(free_port) timeout "$REGRESS_TIMEOUT" pg_virtualenv -t -v "$PG_MAJOR" \
 		sh -c 'make --no-print-directory PG_CONFIG="$1" installcheck TAP_TESTS= ISOLATION=; rc=$?;
 			cp regression.diffs regression.diffs.main 2>/dev/null;
 			make --no-print-directory PG_CONFIG="$1" installcheck-isolation || rc=1;
 			make --no-print-directory PG_CONFIG="$1" installcheck-probe || rc=1;
 			[ -f regression.diffs.main ] && cat regression.diffs.main >> regression.diffs;
-			rm -f regression.diffs.main; exit $rc' sh "$PG_CONFIG" 2>&1 \
+			rm -f regression.diffs.main;
+			make --no-print-directory PG_CONFIG="$1" installcheck-doctest > "$2" 2>&1;
+			echo "doctest exit status $?" >> "$2"; exit $rc' sh "$PG_CONFIG" "$LOGDIR/doctest.log" 2>&1 \
 		| tee "$LOGDIR/regress.log"
 	regress_rc=${PIPESTATUS[0]}
 	[ "$regress_rc" -eq 124 ] && fail "regress: timed out after $REGRESS_TIMEOUT s"
@@ -404,6 +410,28 @@ if [ "$BUILD_OK" = 1 ]; then
 	if [ -s output_iso/regression.diffs ]; then
 		step "output_iso/regression.diffs (isolation specs)"
 		show_head 2000 output_iso/regression.diffs
+	fi
+
+	# scripts/doctest.pl prints TAP: "ok N - README.md", one line a page.
+	step "doc tests: make installcheck-doctest (in the same cluster)"
+	if [ -f "$LOGDIR/doctest.log" ]; then
+		show_head 500 "$LOGDIR/doctest.log"
+		count_tap_lines "$LOGDIR/doctest.log" "doctest"
+		doctest_ran=$((TAP_OK + TAP_NOTOK))
+		echo "doctest: $TAP_OK passed, $TAP_NOTOK failed"
+		if [ "$doctest_ran" -eq 0 ]; then
+			fail "doctest: no documentation page ran"
+		elif [ -n "$TAP_PLAN" ] && [ "$TAP_PLAN" -ne "$doctest_ran" ]; then
+			fail "doctest: planned $TAP_PLAN pages but $doctest_ran ran"
+		elif [ "$TAP_NOTOK" -eq 0 ] && ! grep -q '^doctest exit status 0$' "$LOGDIR/doctest.log"; then
+			fail "doctest: make installcheck-doctest failed"
+		fi
+		if [ -s test/doctest/doctest.diffs ]; then
+			step "test/doctest/doctest.diffs (documentation results)"
+			show_head 1000 test/doctest/doctest.diffs
+		fi
+	else
+		fail "doctest: did not run (the regression step ended first)"
 	fi
 else
 	step "regression tests: skipped, the build failed"

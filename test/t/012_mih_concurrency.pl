@@ -11,6 +11,7 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes qw(usleep);
 
 my $node = PostgreSQL::Test::Cluster->new('main');
 $node->init(extra => [ '--encoding=UTF8', '--locale=C' ]);
@@ -74,6 +75,23 @@ sub pgbench_finish
 	return;
 }
 
+# Waits until pgbench's clients have committed $n rows past id $from, or
+# pgbench has ended, or $timeout_default has passed; returns the largest id.
+# (Instead of sleeping: on a loaded machine pgbench may take seconds to start.)
+sub wait_for_inserts
+{
+	my ($run, $from, $n) = @_;
+	my $deadline = time + $PostgreSQL::Test::Utils::timeout_default;
+	while (1)
+	{
+		my $max = $node->safe_psql('postgres', 'SELECT max(id) FROM c');
+		# (IPC::Run sees that pgbench has ended only when pumped)
+		my $running = eval { $run->[0]->pump_nb; 1 } && $run->[0]->pumpable;
+		return $max if $max >= $from + $n || !$running || time > $deadline;
+		usleep(50_000);
+	}
+}
+
 my $seq = q{SET enable_indexscan = off; SET enable_bitmapscan = off;};
 my $idx = q{SET enable_seqscan = off;};
 my $radius_query = q{
@@ -95,21 +113,26 @@ sub check_exact
 	return;
 }
 
-# CREATE INDEX CONCURRENTLY while four sessions insert
+# CREATE INDEX CONCURRENTLY while four sessions insert: once they are
+# inserting (at least 100 rows committed)
 my $run = pgbench_start(12, $insert);
-sleep 1;
+my $before = wait_for_inserts($run, 40000, 100);
 $node->safe_psql('postgres', 'CREATE INDEX CONCURRENTLY c_mih ON c USING mih (fp) WITH (m = 5)');
+my $after = $node->safe_psql('postgres', 'SELECT max(id) FROM c');
+note('rows inserted while the index was built: ' . ($after - $before));
 pgbench_finish($run, 'inserts during CREATE INDEX CONCURRENTLY');
 is($node->safe_psql('postgres',
 		q{SELECT indisvalid AND indisready FROM pg_index WHERE indexrelid = 'c_mih'::regclass}),
 	't', 'the concurrently built index is valid');
 check_exact('built concurrently under inserts');
 
-# inserts, deletes and queries, with VACUUM running meanwhile
+# inserts, deletes and queries, with VACUUM running meanwhile: three times,
+# each after the sessions have written some more
 $run = pgbench_start(12, $insert, $delete, $query);
+my $last = $node->safe_psql('postgres', 'SELECT max(id) FROM c');
 for (1 .. 3)
 {
-	sleep 2;
+	$last = wait_for_inserts($run, $last, 100);
 	$node->safe_psql('postgres', 'VACUUM c');
 }
 pgbench_finish($run, 'inserts, deletes and queries during VACUUM');
@@ -235,11 +258,14 @@ $builder->query_until(qr/building/, q{
 CREATE INDEX p_mih ON p USING mih (fp) WITH (m = 6);
 \echo built
 });
+# samples the progress view until the index is there (at most timeout_default)
 $node->safe_psql(
-	'postgres', q{
-DO $$
+	'postgres', qq{
+DO \$\$
+DECLARE
+  deadline timestamptz := clock_timestamp() + interval '$PostgreSQL::Test::Utils::timeout_default s';
 BEGIN
-  FOR i IN 1 .. 20000 LOOP
+  WHILE clock_timestamp() < deadline LOOP
     INSERT INTO progress
     SELECT phase, tuples_total, tuples_done, blocks_total FROM pg_stat_progress_create_index
     WHERE relid = 'p'::regclass;
@@ -248,7 +274,7 @@ BEGIN
           AND NOT EXISTS (SELECT FROM pg_stat_progress_create_index WHERE relid = 'p'::regclass);
     PERFORM pg_sleep(0.002);
   END LOOP;
-END $$;
+END \$\$;
 });
 $builder->quit;
 my $phases = $node->safe_psql('postgres',
