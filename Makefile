@@ -59,6 +59,8 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_lsh_selfuncs.o \
 	src/minhash_lsh_gin.o \
 	src/dedup.o \
+	src/dedup_config.o \
+	src/dedup_locks.o \
 	src/exact.o \
 	src/cluster.o
 
@@ -98,6 +100,7 @@ MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan
 	src/mihwal.o src/mihcost.o src/mihvalidate.o
 $(MIH_OBJS): src/mih.h src/core/tfp_mih.h
 src/core/mih.o: src/core/tfp_mih.h
+src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.
