@@ -70,13 +70,13 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	options_cache compat_1_0 featureless \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
-	dedup textfp_exact \
+	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
 	union_find cluster_table stories
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
 # near-duplicate trigger.  make installcheck runs them after REGRESS.
-ISOLATION = dedup_simhash dedup_minhash dedup_modes
+ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their

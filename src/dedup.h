@@ -25,13 +25,22 @@
 #define DEDUP_MAX_SCOPE		8		/* scope columns */
 #define DEDUP_MAX_RADIUS	(TFP_BLOCKS_MAX - 1)	/* r + 1 blocks */
 /*
- * Without an escalate argument, a transaction takes the exclusive (table,
- * scope) lock once its rows would have taken this many keys: the shared lock
- * table holds about 64 x max_connections locks in all.
+ * Without an escalate argument, the owner's transaction takes the exclusive
+ * (table, scope) lock once its rows would have taken this many keys: the
+ * shared lock table holds about 64 x max_connections locks in all.
  */
 #define DEDUP_LOCK_BUDGET	256
 #define DEDUP_MAX_ESCALATE	1000000
 #define DEDUP_MAX_ARGS		11		/* minhash(text, featureless, k, ...): 11 */
+#define DEDUP_DEFAULT_MAX_LOCKS 4096	/* textfp.dedup_max_locks */
+
+/*
+ * Parameters of both lookups: $1 fingerprint, $2 threshold, $3 the ctid of
+ * the updated row (NULL on INSERT), $4 whether it is an UPDATE, $5 the
+ * updated row's old key, $6.. the scope values.
+ */
+#define DEDUP_PARAM_SCOPE	5		/* index of $6 */
+#define DEDUP_NPARAMS		(DEDUP_PARAM_SCOPE + DEDUP_MAX_SCOPE)
 
 typedef enum DedupMode
 {
@@ -40,18 +49,24 @@ typedef enum DedupMode
 	DEDUP_SKIP
 } DedupMode;
 
-/* One trigger's configuration, kept per backend (hash key: trigger OID). */
+/*
+ * One trigger's configuration, kept per backend (dedup_config.c).  It lives
+ * in its own memory context, which also holds this struct.
+ */
 typedef struct DedupConfig
 {
 	Oid			trigoid;
-	bool		valid;
 	Oid			relid;
-	MemoryContext cxt;			/* everything below lives here */
+	MemoryContext cxt;
+	bool		valid;			/* false once the table's relcache entry is invalidated */
+	int			refcount;		/* calls running with it (a trigger may fire inside its own lookup) */
+	struct DedupConfig *next_retired;	/* replaced while in use, freed when unused */
 	char	   *trigname;
 	bool		minhash;		/* fingerprint column is minhash_sig */
 	DedupMode	mode;
 	int			radius;			/* SimHash: largest Hamming distance rejected */
 	double		jaccard;		/* MinHash: least Jaccard estimate rejected */
+	int			k;				/* MinHash: values in a signature */
 	int			escalate;
 	bool		pair_keys;		/* SimHash: keys on pairs of r + 2 blocks */
 	AttrNumber	text_att;
@@ -66,18 +81,38 @@ typedef struct DedupConfig
 	FmgrInfo	fp_fn;
 	int			fp_nargs;
 	Datum		fp_args[DEDUP_MAX_ARGS];
-	bool		fp_nulls[DEDUP_MAX_ARGS];
-	/* the lookup: $1 fingerprint, $2 threshold, $3 ctid to leave out, $4.. scope */
-	SPIPlanPtr	plan;
+	/* domains of the columns the trigger writes (InvalidOid if none), for domain_check */
+	Oid			fp_domain;
+	void	   *fp_domain_extra;
+	Oid			mark_domain;
+	void	   *mark_domain_extra;
+	/* the lookups: as the table's owner, and as the writer (DEDUP_PARAM_SCOPE) */
+	SPIPlanPtr	owner_plan;
+	SPIPlanPtr	writer_plan;
 	int			nparams;
 	Oid			key_type;
+	int16		key_len;
+	bool		key_byval;
+	/* rows this transaction guarded with this trigger, for escalation */
+	LocalTransactionId rows_lxid;
+	int64		rows;
 } DedupConfig;
 
-/* Rows one transaction guarded per table, for escalation. */
-
+/* dedup_config.c */
 extern DedupConfig *dedup_get_config(TriggerData *td);
+extern void dedup_release_config(DedupConfig *c);
 extern Datum dedup_fingerprint(DedupConfig *c, Datum doc, bool *isnull);
 extern void dedup_error_context(void *arg);
-extern void dedup_take_locks(const DedupConfig *c, uint32 scope, Datum fp);
+extern int	dedup_lookup_settings(void);
+
+/* dedup_locks.c */
+extern void dedup_take_locks(DedupConfig *c, uint32 scope, Datum fp);
+
+/* the lock's transaction: MyProc's local transaction id */
+#if PG_VERSION_NUM >= 170000
+#define DEDUP_LXID	(MyProc->vxid.lxid)
+#else
+#define DEDUP_LXID	(MyProc->lxid)
+#endif
 
 #endif							/* TEXTFP_DEDUP_H */
