@@ -146,9 +146,9 @@ writer_under_rls(const DedupConfig *c)
  * would find, with its column privileges and its row-level security
  * policies; none if it may not read the key, fingerprint, scope or text
  * columns (a row's key next to "near my text" would tell a hidden
- * fingerprint or scope).  On UPDATE the rows with the updated row's old key are left out.
- * The owner's match under the same snapshot, when given, is the answer
- * without a second lookup when the writer reads every row.
+ * fingerprint or scope).  On UPDATE the rows with the updated row's old key
+ * are left out.  The owner's match under the same snapshot, when given, is
+ * the answer without a second lookup when the writer reads every row.
  */
 static void
 writer_lookup(Lookup *l, Snapshot snap, const Match *owner_match, Match *w)
