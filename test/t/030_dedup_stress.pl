@@ -4,11 +4,12 @@
 # families; afterwards a sequential scan must find no committed near-duplicate
 # pair.  Half the sessions write as a role that does not own the tables (a
 # tenant: it never escalates to the exclusive scope lock), half as the
-# bootstrap superuser (the owner's privileges: it escalates).  Single-row and multi-row INSERT, INSERT ... SELECT, UPDATE of the
-# text, several statements per transaction (past the escalation threshold),
-# COPY; a simhash64 table in mode reject with a scope column and a
-# minhash_sig table in mode skip.  pgbench retries 40001 and 40P01 (PostgreSQL
-# 15's --max-tries); their counts are reported (docs/dedup.md quotes them).
+# bootstrap superuser (the owner's privileges: it escalates).  Single-row and
+# multi-row INSERT, INSERT ... SELECT, UPDATE of the text, several statements
+# per transaction (past the escalation threshold), COPY; a simhash64 table in
+# mode reject with a scope column and a minhash_sig table in mode skip.
+# pgbench retries 40001 and 40P01 (PostgreSQL 15's --max-tries); their counts
+# are reported (docs/dedup.md quotes them).
 
 use strict;
 use warnings;
