@@ -132,10 +132,15 @@ writer_may_read(const DedupConfig *c)
 
 /* Row-level security applies to the writer (with row_security on, as in the lookups). */
 static bool
-writer_under_rls(const DedupConfig *c)
+writer_under_rls(const Lookup *l)
 {
-	int			level = dedup_lookup_settings();
-	bool		rls = check_enable_rls(c->relid, InvalidOid, true) == RLS_ENABLED;
+	int			level;
+	bool		rls;
+
+	if (!l->rel->rd_rel->relrowsecurity)
+		return false;
+	level = dedup_lookup_settings();
+	rls = check_enable_rls(l->c->relid, InvalidOid, true) == RLS_ENABLED;
 
 	AtEOXact_GUC(true, level);
 	return rls;
@@ -156,7 +161,7 @@ writer_lookup(Lookup *l, Snapshot snap, const Match *owner_match, Match *w)
 	memset(w, 0, sizeof(*w));
 	if (!writer_may_read(l->c))
 		return;
-	if (owner_match != NULL && !l->update && !writer_under_rls(l->c))
+	if (owner_match != NULL && !l->update && !writer_under_rls(l))
 	{
 		*w = *owner_match;
 		return;
