@@ -59,6 +59,8 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_lsh_selfuncs.o \
 	src/minhash_lsh_gin.o \
 	src/dedup.o \
+	src/dedup_config.o \
+	src/dedup_locks.o \
 	src/exact.o \
 	src/cluster.o
 
@@ -68,13 +70,13 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	options_cache compat_1_0 script_decoys featureless \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
-	dedup textfp_exact \
+	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
 	union_find cluster_table cluster_limit stories story_owner plpgsql_decoys plpgsql_lint
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
 # near-duplicate trigger.  make installcheck runs them after REGRESS.
-ISOLATION = dedup_simhash dedup_minhash dedup_modes
+ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
@@ -98,6 +100,7 @@ MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan
 	src/mihwal.o src/mihcost.o src/mihvalidate.o
 $(MIH_OBJS): src/mih.h src/core/tfp_mih.h
 src/core/mih.o: src/core/tfp_mih.h
+src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.

@@ -47,6 +47,7 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	mih_init();					/* the mih access method's options and hooks */
 	cluster_init();				/* textfp.cluster_memory */
+	dedup_init();				/* textfp.dedup_max_locks */
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("textfp");
 #else

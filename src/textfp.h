@@ -214,6 +214,7 @@ extern void textfp_bad_choice(const char *name, text *value, const char *valid) 
 /* mih.c: the mih access method's reloptions and hooks, registered by _PG_init */
 extern void mih_init(void);
 extern void cluster_init(void);
+extern void dedup_init(void);
 extern int	textfp_cluster_memory;
 
 /* textfp.c */

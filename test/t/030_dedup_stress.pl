@@ -2,11 +2,14 @@
 # plus a session of COPYs, at READ COMMITTED, REPEATABLE READ and
 # SERIALIZABLE, insert and update texts drawn from a pool of near-duplicate
 # families; afterwards a sequential scan must find no committed near-duplicate
-# pair.  Single-row and multi-row INSERT, INSERT ... SELECT, UPDATE of the
-# text, several statements per transaction (past the escalation threshold),
-# COPY; a simhash64 table in mode reject with a scope column and a
-# minhash_sig table in mode skip.  pgbench retries 40001 and 40P01 (PostgreSQL
-# 15's --max-tries); their counts are reported (docs/dedup.md quotes them).
+# pair.  Half the sessions write as a role that does not own the tables (a
+# tenant: it never escalates to the exclusive scope lock), half as the
+# bootstrap superuser (the owner's privileges: it escalates).  Single-row and
+# multi-row INSERT, INSERT ... SELECT, UPDATE of the text, several statements
+# per transaction (past the escalation threshold), COPY; a simhash64 table in
+# mode reject with a scope column and a minhash_sig table in mode skip.
+# pgbench retries 40001 and 40P01 (PostgreSQL 15's --max-tries); their counts
+# are reported (docs/dedup.md quotes them).
 
 use strict;
 use warnings;
@@ -23,6 +26,7 @@ my $VARIANTS = 3;
 # the simhash64 table's lock keys and escalation (docs/dedup.md compares settings)
 my $LOCKS = $ENV{TEXTFP_STRESS_LOCKS} // 'blocks';
 my $ESCALATE = $ENV{TEXTFP_STRESS_ESCALATE} // '4';	# 'default': the trigger's own
+my $TENANTS = $ENV{TEXTFP_STRESS_TENANTS} // $CLIENTS / 2;	# sessions that do not own the tables
 my $escalate_arg = $ESCALATE eq 'default' ? '' : ", 'escalate=$ESCALATE'";
 
 my $node = PostgreSQL::Test::Cluster->new('stress');
@@ -54,7 +58,9 @@ close $pf;
 
 $node->safe_psql('postgres', qq{
 CREATE EXTENSION textfp;
+CREATE ROLE tenant LOGIN;
 CREATE TABLE pool (family int, v int, body text, PRIMARY KEY (family, v));
+GRANT SELECT ON pool TO tenant;
 COPY pool FROM '$tmp/pool.tsv';
 -- the guarded insert that takes a rejection (23505) as an answer, not a failure
 CREATE FUNCTION attempt(q text) RETURNS void LANGUAGE plpgsql AS \$\$
@@ -143,6 +149,8 @@ CREATE INDEX ON docs USING gin (sig gin_minhash_ops) WITH (fastupdate = off);
 CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON docs FOR EACH ROW
 	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=sig', 'key=id', 'threshold=0.7', 'k=64', 'mode=skip');
 INSERT INTO posts (site, body) SELECT 1 + family % 2, body FROM pool WHERE v = 0 AND family % 30 = 0;
+GRANT SELECT, INSERT, UPDATE ON posts, docs TO tenant;
+GRANT USAGE ON SEQUENCE posts_id_seq, docs_id_seq TO tenant;
 });
 	(my $escaped = $level) =~ s/ /\\ /g;
 	local $ENV{PGOPTIONS} = "-c default_transaction_isolation=$escaped";
@@ -151,20 +159,38 @@ INSERT INTO posts (site, body) SELECT 1 + family % 2, body FROM pool WHERE v = 0
 	my $copy = IPC::Run::start(
 		[ 'psql', '-X', '-q', '-h', $node->host, '-p', $node->port, '-d', 'postgres', '-f', $copyfile ],
 		'>', \$cout, '2>', \$cerr);
-	IPC::Run::run(
-		[ 'pgbench', '-n', '-c', $CLIENTS, '-j', $CLIENTS, '-t', $TRANSACTIONS,
-		  '--max-tries=100', '--failures-detailed',
-		  '-h', $node->host, '-p', $node->port, map({ ('-f', $_) } @scripts), 'postgres' ],
-		'>', \$out, '2>', \$err);
+	# the owner's sessions and the tenant's, at the same time
+	my @benches;
+	for my $bench ([ $CLIENTS - $TENANTS, $node->safe_psql('postgres', 'SELECT current_user') ], [ $TENANTS, 'tenant' ])
+	{
+		my ($clients, $user) = @$bench;
+		next if $clients == 0;
+		my %b = (user => $user, out => '', err => '');
+		$b{run} = IPC::Run::start(
+			[ 'pgbench', '-n', '-c', $clients, '-j', $clients, '-t', $TRANSACTIONS,
+			  '--max-tries=100', '--failures-detailed',
+			  '-h', $node->host, '-p', $node->port, '-U', $user, map({ ('-f', $_) } @scripts), 'postgres' ],
+			'>', \$b{out}, '2>', \$b{err});
+		push @benches, \%b;
+	}
+	$_->{run}->finish for @benches;
 	$copy->finish;
 	my $secs = time - $start;
-	my ($done) = $out =~ /number of transactions actually processed: (\d+)/;
-	my ($failed) = $out =~ /number of failed transactions: (\d+)/;
-	my ($serial) = $out =~ /number of serialization failures: (\d+)/;
-	my ($deadlock) = $out =~ /number of deadlock failures: (\d+)/;
-	my ($retried) = $out =~ /number of transactions retried: (\d+)/;
-	my ($retries) = $out =~ /total number of retries: (\d+)/;
-	is(($done // 0) + ($failed // 0), $CLIENTS * $TRANSACTIONS, "$level: pgbench ran every transaction")
+	my ($done, $failed, $retried, $retries) = (0, 0, 0, 0);
+	for my $b (@benches)
+	{
+		my ($d) = $b->{out} =~ /number of transactions actually processed: (\d+)/;
+		my ($f) = $b->{out} =~ /number of failed transactions: (\d+)/;
+		my ($rd) = $b->{out} =~ /number of transactions retried: (\d+)/;
+		my ($rs) = $b->{out} =~ /total number of retries: (\d+)/;
+		$done += $d // 0;
+		$failed += $f // 0;
+		$retried += $rd // 0;
+		$retries += $rs // 0;
+		$out .= "--- as $b->{user}\n$b->{out}";
+		$err .= $b->{err};
+	}
+	is($done + $failed, $CLIENTS * $TRANSACTIONS, "$level: pgbench ran every transaction")
 	  or diag($out . $err);
 	unlike($err, qr/aborted|ERROR(?!.*(could not serialize|deadlock detected))/, "$level: no client aborted, no other errors")
 	  or diag($err);
@@ -178,14 +204,14 @@ INSERT INTO posts (site, body) SELECT 1 + family % 2, body FROM pool WHERE v = 0
 	my $log = slurp_file($node->logfile);
 	my $n40001 = () = $log =~ /ERROR:  could not serialize/g;
 	my $n40P01 = () = $log =~ /ERROR:  deadlock detected/g;
-	my $nwait = () = $log =~ /LOG:  process \d+ still waiting for ExclusiveLock on advisory lock/g;
+	my $nwait = () = $log =~ /LOG:  process \d+ still waiting for \w+ on advisory lock/g;
 	($n40001, $n40P01, $nwait) = ($n40001 - $seen{s}, $n40P01 - $seen{d}, $nwait - $seen{w});
 	$seen{s} += $n40001;
 	$seen{d} += $n40P01;
 	$seen{w} += $nwait;
 	my $counts = $node->safe_psql('postgres', 'SELECT (SELECT count(*) FROM posts), (SELECT count(*) FROM docs)');
-	note(sprintf("locks=$LOCKS escalate=$ESCALATE, %s: %d s; committed %d of %d pgbench transactions, %s failed after %s retries (%d transactions retried); server errors 40001: %d, 40P01: %d; lock waits over deadlock_timeout: %d; COPY: %s; rows posts|docs: %s",
-		$level, $secs, $done // 0, $CLIENTS * $TRANSACTIONS, $failed // 0, $retries // 0, $retried // 0,
+	note(sprintf("locks=$LOCKS escalate=$ESCALATE, $TENANTS of $CLIENTS sessions as a tenant, %s: %d s; committed %d of %d pgbench transactions, %s failed after %s retries (%d transactions retried); server errors 40001: %d, 40P01: %d; lock waits over deadlock_timeout: %d; COPY: %s; rows posts|docs: %s",
+		$level, $secs, $done, $CLIENTS * $TRANSACTIONS, $failed, $retries, $retried,
 		$n40001, $n40P01, $nwait,
 		join(', ', map { "$_ x $kinds{$_}" } sort keys %kinds) || 'no errors', $counts));
 
