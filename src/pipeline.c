@@ -25,11 +25,18 @@
  * which matches nothing and conflicts with nothing, where 1.0's function
  * gives 0000000000000000 for all of them.
  */
+/* simhash(doc, featureless, ngram, ..., seed, numbers, keywords, idf) */
+#define SIMHASH_ARG_IDF 12
+
 static Datum
 simhash_text(FunctionCallInfo fcinfo, int first_option, bool null_if_featureless)
 {
 	text	   *doc = PG_GETARG_TEXT_PP(0);
-	const tfp_options *opts = &textfp_get_options(fcinfo, first_option, true)->opts;
+	/* 1.1's overload has numbers, keywords and idf after seed */
+	bool		ranked = first_option == 2;
+	tfp_options local = textfp_get_ranked_options(fcinfo, first_option, true, ranked)->opts;
+	const tfp_options *opts = &local;
+	tfp_idf		idf_view;
 	size_t		len;
 	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	tfp_env		env;
@@ -37,6 +44,8 @@ simhash_text(FunctionCallInfo fcinfo, int first_option, bool null_if_featureless
 	size_t		nfeatures;
 	tfp_status	rc;
 
+	if (ranked)
+		local.idf = textfp_idf_arg(fcinfo, SIMHASH_ARG_IDF, &idf_view);
 	textfp_env_init(&env, CurrentMemoryContext);
 	rc = tfp_simhash_text(&env, opts, u8, len, &fp, &nfeatures);
 	if (rc != TFP_OK)
