@@ -67,11 +67,11 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache compat_1_0 featureless \
+	options_cache compat_1_0 script_decoys featureless \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
 	dedup textfp_exact \
-	union_find cluster_table stories
+	union_find cluster_table cluster_limit stories story_owner plpgsql_decoys plpgsql_lint
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
@@ -106,6 +106,13 @@ src/core/mih.o: src/core/tfp_mih.h
 override CPPFLAGS := $(patsubst -I%,-isystem %,$(filter -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))) \
 	$(filter-out -I$(includedir_server)% -I$(includedir_internal)%,$(CPPFLAGS))
 override CFLAGS += -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+
+# The static check of the extension scripts (scripts/check_scripts.pl): its
+# self-test, then the scripts; test/run.sh runs both.
+.PHONY: check-scripts
+check-scripts:
+	perl scripts/check_scripts.pl --self-test
+	perl scripts/check_scripts.pl
 
 .PHONY: installcheck-probe
 installcheck-probe:

@@ -1148,7 +1148,7 @@ COMMENT ON FUNCTION lsh_query(minhash_sig, integer, integer, integer)
 -- one position, at least 10 equal, for thresholds from 0.28 (docs/minhash.md).
 CREATE FUNCTION lsh_query(sig minhash_sig) RETURNS lsh_query
 	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-	RETURN @extschema@.lsh_query(sig, 44, 1, 10);
+	RETURN @extschema@.lsh_query(sig, 44::pg_catalog.int4, 1::pg_catalog.int4, 10::pg_catalog.int4);
 COMMENT ON FUNCTION lsh_query(minhash_sig)
 	IS 'lsh_query(sig, 44, 1, 10): the recommended banding, the one gin_minhash_lsh_ops indexes by default';
 
@@ -1269,6 +1269,11 @@ COMMENT ON FUNCTION union_find(text, text)
 -- In C so that the call loads the library: a plpgsql function that reads
 -- textfp.hamming_threshold before any textfp C function has run in the
 -- session finds no such setting.
+CREATE FUNCTION textfp_cluster_pair_limit(nreps bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_cluster_pair_limit(bigint)
+	IS 'internal: the most pairs a clustering call may store for so many distinct fingerprints (1,000 each plus 10M, or textfp.cluster_max_pairs if lower)';
+
 CREATE FUNCTION textfp_default_threshold(kind text) RETURNS double precision
 	AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION textfp_default_threshold(text)
@@ -1411,7 +1416,7 @@ BEGIN
 		FROM %3$s t LEFT JOIN pg_temp.textfp_cluster_reps r ON r.fp OPERATOR(@extschema@.=) t.%2$I
 		WHERE t.%1$I IS NOT NULL', key_column, fp_column, tbl);
 	SELECT count(*) INTO nreps FROM pg_temp.textfp_cluster_reps;
-	max_pairs := 1000::bigint * nreps + 10000000::bigint;
+	max_pairs := @extschema@.textfp_cluster_pair_limit(nreps);
 	IF bands IS NOT NULL THEN
 		-- LSH: the band keys of every distinct value, pairs sharing one
 		CREATE TEMP TABLE textfp_cluster_bands AS
@@ -1508,7 +1513,7 @@ BEGIN
 		-- every key through its rep: components of reps, then members
 		CREATE TEMP TABLE textfp_cluster_out AS
 			SELECT u.key, u.cluster_key FROM @extschema@.union_find(
-				'SELECT a, b FROM pg_temp.textfp_cluster_pairs UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys') u;
+				'SELECT a, b FROM pg_temp.textfp_cluster_pairs UNION ALL SELECT key, NULL FROM pg_temp.textfp_cluster_keys'::text, 'components'::text) u;
 	ELSE
 		-- star over reps only (a row takes its rep's original: the same
 		-- result as star over all rows, since equal rows have equal edges)
@@ -1521,7 +1526,7 @@ BEGIN
 				'star') u
 			JOIN pg_temp.textfp_cluster_keys k ON k.rep = u.key;
 	END IF;
-	SELECT sum(x.c), max(x.c) INTO n, big
+	SELECT sum(x.c)::bigint, max(x.c) INTO n, big
 	FROM (SELECT count(*) AS c FROM pg_temp.textfp_cluster_out o GROUP BY o.cluster_key) x;
 	-- chaining: one cluster holding a large share is usually templates or
 	-- boilerplate joined link by link, not one story
@@ -1755,6 +1760,9 @@ BEGIN
 	IF key_column IS NULL OR time_column IS NULL THEN
 		RAISE EXCEPTION 'key and time columns must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
+	IF NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = source::oid) THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
+	END IF;
 	SELECT a.attnum INTO katt FROM pg_attribute a
 	WHERE a.attrelid = source::oid AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
 	IF katt IS NULL THEN
@@ -1808,7 +1816,7 @@ BEGIN
 		SELECT u.key, u.cluster_key, u.cluster_size
 		FROM @extschema@.union_find(format('SELECT DISTINCT m.a, m.b FROM %s m
 				   JOIN pg_temp.textfp_story_live x ON x.key = m.a
-				   JOIN pg_temp.textfp_story_live y ON y.key = m.b', m)) u
+				   JOIN pg_temp.textfp_story_live y ON y.key = m.b', m), 'components'::text) u
 		WHERE u.cluster_size > 1;
 	-- the story id: the component's earliest member (ties: smallest key)
 	CREATE TEMP TABLE textfp_story_new AS

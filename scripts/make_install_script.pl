@@ -11,7 +11,7 @@
 #
 # So a fresh install runs declarations only: no catalog DML and no DO block.
 # sql/compat_1_0.sql checks that a fresh 1.1 and an updated 1.0 have the
-# same objects; test/check_scripts.sh that textfp--1.1.sql is up to date.
+# same objects; scripts/check_scripts.pl that textfp--1.1.sql is up to date.
 #
 #     perl scripts/make_install_script.pl > textfp--1.1.sql
 #     perl scripts/make_install_script.pl --check     (exit 1 if out of date)

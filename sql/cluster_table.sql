@@ -109,6 +109,8 @@ SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0);
 SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 1.5);
 SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0.5, 'chains');
 SELECT * FROM public.cluster_table(NULL, 'Article ID', 'sig', 0.5);
+-- a relation that does not exist is named by its OID (not as "-")
+SELECT * FROM public.cluster_table(0, 'Article ID', 'sig', 0.5);
 SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0.5, bands => 8);
 SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'Finger Print', 3, bands => 8, rows => 8);
 SELECT * FROM public.cluster_table('"News Items"', 'Article ID', 'sig', 0.5, bands => 0, rows => 8);
@@ -121,6 +123,14 @@ SELECT count(DISTINCT sig) FROM same_band;
 SELECT count(*) FROM public.cluster_table('same_band', 'id', 'sig', 0.9, bands => 1, rows => 1);
 
 \set VERBOSITY default
+
+-- the first textfp call of a session, at the default threshold: the
+-- settings exist once the library is loaded, which that call does
+\c
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('"Odd ""Schema"""."News Items"', 'Article ID', 'Finger Print');
+\c
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('"Odd ""Schema"""."News Items"', 'Article ID', 'sig', mode => 'star');
+
 RESET search_path;
 DROP SCHEMA decoy CASCADE;
 DROP SCHEMA "Odd ""Schema""" CASCADE;

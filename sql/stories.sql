@@ -82,9 +82,63 @@ SELECT * FROM story_refresh('"My ""News"""."Wire Copy"', 'ID', 'Sim', 'When', 3)
 SELECT * FROM story_table_names('"My ""News"""."Wire Copy"');
 SELECT story_id, size, first_at FROM story_report('"My ""News"""."Wire Copy"', 'ID', 'When');
 
+-- the first textfp call of a session, at the default threshold: the
+-- settings exist once the library is loaded, which that call does
+\c
+SET search_path = st_test, public;
+SELECT stories > 0 AS stories_made FROM story_refresh('news', 'id', 'fp', 'published');
+\c
+SET search_path = st_test, public;
+SELECT story_add('news', 'id', 'fp', 'published', '{33}') >= 0 AS added;
+\c
+SET search_path = st_test, public;
+SELECT count(*) > 0 AS clustered FROM cluster_table('news', 'id', 'sig');
+
 -- bad input
 \set VERBOSITY terse
 SELECT * FROM story_refresh('news', 'id', 'fp', 'nope', 3);
+-- a relation that does not exist is named by its OID (not as "-")
+SELECT * FROM story_refresh(0, 'id', 'fp', 'published', 3);
+SELECT story_add(0, 'id', 'fp', 'published', '{1}', 3);
+SELECT story_forget(0, 'id', 'published', '{1}');
+SELECT * FROM story_report(0, 'id', 'published');
+SELECT * FROM stories_since(0, 'id', 'published', '2025-01-01');
+SELECT * FROM match_scores(0);
+-- the time column must be a timestamp or date (stories are named by their
+-- earliest member), not text that only looks like one
+SELECT * FROM story_refresh('news', 'id', 'fp', 'site', 3);
+SELECT story_add('news', 'id', 'fp', 'site', '{1}', 3);
+SELECT * FROM story_report('news', 'id', 'site');
+SELECT story_add('news', 'id', 'fp', 'published', NULL, 3);
+SELECT story_forget('news', 'id', 'published', NULL);
+-- the key must be unique by an index on it alone: what is not
+CREATE TABLE dup_keys (id bigint, published timestamptz, fp simhash64);
+INSERT INTO dup_keys VALUES (1, '2025-01-01', '0000000000000000'), (1, '2025-01-02', '0000000000000001');
+\set VERBOSITY default
+\set SHOW_CONTEXT never
+SELECT * FROM story_refresh('dup_keys', 'id', 'fp', 'published', 3);
+\set SHOW_CONTEXT errors
+\set VERBOSITY terse
+SELECT story_add('dup_keys', 'id', 'fp', 'published', '{1}', 3);
+SELECT story_forget('dup_keys', 'id', 'published', '{1}');
+DELETE FROM dup_keys WHERE published = '2025-01-02';
+CREATE UNIQUE INDEX dup_keys_pair ON dup_keys (id, published);
+SELECT * FROM story_refresh('dup_keys', 'id', 'fp', 'published', 3);
+DROP INDEX dup_keys_pair;
+CREATE UNIQUE INDEX dup_keys_partial ON dup_keys (id) WHERE id > 0;
+SELECT * FROM story_refresh('dup_keys', 'id', 'fp', 'published', 3);
+DROP INDEX dup_keys_partial;
+CREATE UNIQUE INDEX dup_keys_expr ON dup_keys ((id + 0));
+SELECT * FROM story_refresh('dup_keys', 'id', 'fp', 'published', 3);
+DROP INDEX dup_keys_expr;
+-- and what is: a unique index on the key alone
+CREATE UNIQUE INDEX dup_keys_id ON dup_keys (id);
+SELECT * FROM story_refresh('dup_keys', 'id', 'fp', 'published', 3);
+-- the reports check it too
+DROP INDEX dup_keys_id;
+SELECT * FROM story_report('dup_keys', 'id', 'published');
+SELECT * FROM stories_since('dup_keys', 'id', 'published', '2025-01-01');
+SELECT * FROM story_reprints('dup_keys', 'id', 'published', 'id');
 SELECT * FROM story_reprints('news', 'id', 'published', NULL);
 SELECT * FROM match_scores('news', 0);
 CREATE TABLE "a_table_name_that_is_long_enough_to_leave_no_room_for_a_suffix" (id int);

@@ -85,5 +85,6 @@ SELECT * FROM union_find('SELECT 1::bigint, 2::numeric WHERE false');
 SELECT * FROM union_find('CREATE TABLE x (a int)');
 SELECT * FROM union_find('SELECT FROM');
 SELECT * FROM union_find(NULL);
+SELECT * FROM union_find('VALUES (1, 2)', NULL);
 
 DROP SCHEMA uf_test CASCADE;

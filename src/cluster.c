@@ -28,6 +28,7 @@ PG_FUNCTION_INFO_V1(textfp_union_find);
 #define DEFAULT_CLUSTER_MEMORY (1024 * 1024)	/* kB: 1 GB */
 
 int			textfp_cluster_memory = DEFAULT_CLUSTER_MEMORY;
+int			textfp_cluster_max_pairs = 0;
 
 void
 cluster_init(void)
@@ -39,6 +40,32 @@ cluster_init(void)
 							DEFAULT_CLUSTER_MEMORY, 1024, INT_MAX,
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("textfp.cluster_max_pairs",
+							"Lowers the most pairs cluster_table() and story_refresh() may make.",
+							"0: 1,000 a distinct fingerprint plus 10M; a positive value can only lower that bound.",
+							&textfp_cluster_max_pairs,
+							0, 0, INT_MAX,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+}
+
+/*
+ * textfp_cluster_pair_limit(nreps): the most pairs a clustering call may
+ * store for nreps distinct fingerprints: 1,000 each plus 10M (about 40 bytes
+ * of temporary table a pair), or textfp.cluster_max_pairs when that is lower.
+ * A setting can only tighten the bound, so it never lets a call take more
+ * temporary storage than the table's size allows.
+ */
+PG_FUNCTION_INFO_V1(textfp_cluster_pair_limit);
+Datum
+textfp_cluster_pair_limit(PG_FUNCTION_ARGS)
+{
+	int64		nreps = Max(PG_GETARG_INT64(0), 0);
+	int64		limit = Min(nreps, PG_INT64_MAX / 2000) * 1000 + 10000000;
+
+	if (textfp_cluster_max_pairs > 0)
+		limit = Min(limit, (int64) textfp_cluster_max_pairs);
+	PG_RETURN_INT64(limit);
 }
 
 /* The core's allocator, counting against textfp.cluster_memory. */

@@ -5,12 +5,14 @@
 #     bash test/run.sh
 #
 # Installs missing build and test dependencies (apt), builds and installs the
-# extension, then runs the C unit tests (make unittest), the pg_regress tests
+# extension, then runs the static check of the extension scripts
+# (scripts/check_scripts.pl), the C unit tests (make unittest), the pg_regress tests
 # (make installcheck in a throwaway cluster made by pg_virtualenv, which also
 # runs the isolation specs in specs/ with pg_isolation_regress) and the TAP
 # tests in test/t/ (prove, as an unprivileged user, since initdb refuses root).
 #
-# Every unit case, regression test, isolation spec and TAP file counts as one test.  The last
+# Every unit case, regression test, isolation spec and TAP file counts as one
+# test, and so do the static check of the scripts and its self-test.  The last
 # line of output is always "N passed, M failed", and the exit status is
 # non-zero when anything failed, including the build or a step that ran no
 # tests at all.
@@ -31,8 +33,12 @@ PG_CONFIG=$PGBIN/pg_config
 PGXS_DIR=/usr/lib/postgresql/$PG_MAJOR/lib/pgxs
 TAP_USER=${TEXTFP_TEST_USER:-textfp_test}
 
+# postgresql-15-plpgsql-check: sql/plpgsql_lint.sql lints textfp's PL/pgSQL
+# with it (required, not optional, so that the lint never silently skips;
+# Debian 12 ships it next to postgresql-15).
 REQUIRED_PKGS="build-essential pkg-config postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR
-	libicu-dev libxxhash-dev libipc-run-perl debian-reference-en debian-reference-zh-cn"
+	libicu-dev libxxhash-dev libipc-run-perl debian-reference-en debian-reference-zh-cn
+	postgresql-$PG_MAJOR-plpgsql-check"
 OPTIONAL_PKGS="postgresql-$PG_MAJOR-pgtap"
 
 # Time limits per step, so that a hang still ends in a summary line.
@@ -259,6 +265,28 @@ count_tap_lines()
 		esac
 	done < "$log"
 }
+
+# --------------------------------------------------------------------------
+# static check of the extension scripts (scripts/check_scripts.pl): what a
+# trusted install or update runs as the bootstrap superuser names every
+# operator and function with its schema; textfp--1.1.sql is up to date.
+# Its self-test (each rule fires on a bad snippet) and the check count as
+# one test each.
+# --------------------------------------------------------------------------
+
+step "scripts: perl scripts/check_scripts.pl"
+if perl scripts/check_scripts.pl --self-test > "$LOGDIR/check_scripts_self.log" 2>&1; then
+	tail -n 1 "$LOGDIR/check_scripts_self.log"
+	pass
+else
+	cat "$LOGDIR/check_scripts_self.log"
+	fail "scripts: check_scripts.pl --self-test"
+fi
+if perl scripts/check_scripts.pl 2>&1 | tee "$LOGDIR/check_scripts.log"; then
+	pass
+else
+	fail "scripts: check_scripts.pl ($(tail -n 1 "$LOGDIR/check_scripts.log"))"
+fi
 
 step "unit tests: make unittest"
 timeout "$UNIT_TIMEOUT" make --no-print-directory PG_CONFIG="$PG_CONFIG" unittest 2>&1 | tee "$LOGDIR/unit.log"

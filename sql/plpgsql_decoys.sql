@@ -1,0 +1,198 @@
+-- plpgsql_decoys: a role with CREATE on textfp's schema (here public, the
+-- usual place) plants overloads there of every textfp function and operator
+-- that the PL/pgSQL layer (cluster_table, the story calls and their helpers)
+-- calls, one argument's type changed to each type that could win an
+-- unqualified or untyped call (numeric for a float8 threshold, text for a
+-- name, oid for a regclass, ...).  Each decoy records its call and, run as a
+-- superuser, makes the planter one.  A superuser then runs every clustering
+-- and story call, each with typed, qualified arguments (an untyped call of
+-- the caller's own is the caller's business: docs/security.md): no decoy
+-- runs.  The called functions and operators are read from the PL/pgSQL
+-- bodies themselves, so a new call is covered when it is added.
+SET client_min_messages = warning;
+SELECT current_user AS regress_user \gset
+DROP DATABASE IF EXISTS textfp_pl_decoys;
+DROP ROLE IF EXISTS regress_textfp_cotenant;
+CREATE ROLE regress_textfp_cotenant;
+CREATE DATABASE textfp_pl_decoys TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C';
+\c textfp_pl_decoys
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+CREATE EXTENSION textfp;
+GRANT CREATE ON SCHEMA public TO regress_textfp_cotenant;
+CREATE SCHEMA spy;
+GRANT USAGE ON SCHEMA spy TO PUBLIC;
+CREATE TABLE spy.calls (what text, caller name, escalated boolean);
+GRANT SELECT, INSERT ON spy.calls TO PUBLIC;
+CREATE FUNCTION spy.hit(what text) RETURNS void
+	LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	escalated boolean := (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user);
+BEGIN
+	IF escalated THEN
+		ALTER ROLE regress_textfp_cotenant SUPERUSER;
+	END IF;
+	INSERT INTO spy.calls VALUES (what, current_user, escalated);
+END
+$$;
+\set verdict 'SELECT count(*) AS decoy_calls, string_agg(DISTINCT what, '', '') AS decoys_run, (SELECT rolsuper FROM pg_roles WHERE rolname = ''regress_textfp_cotenant'') AS cotenant_super FROM spy.calls'
+
+-- what the PL/pgSQL layer calls: every textfp function named f( in its
+-- bodies, however qualified, and every OPERATOR(...x) there
+CREATE TABLE spy.called AS
+WITH ext AS (
+	SELECT p.oid, p.proname, p.prolang, p.prosrc FROM pg_proc p
+	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'),
+bodies AS (SELECT string_agg(prosrc, E'\n') AS src FROM ext WHERE prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql'))
+SELECT DISTINCT ext.proname::text AS name, false AS is_operator
+FROM ext, bodies WHERE bodies.src ~ ('\m' || ext.proname || '\(')
+UNION
+SELECT DISTINCT r[1], true FROM bodies, LATERAL regexp_matches(bodies.src, 'OPERATOR\([^)]*?([^.()\s]+)\)', 'g') r;
+SELECT name FROM spy.called WHERE is_operator ORDER BY 1;
+SELECT count(*) >= 15 AS many_functions, bool_or(name = 'union_find') AND bool_or(name = 'jaccard_ball')
+	AND bool_or(name = 'textfp_default_threshold') AS the_reported_ones
+FROM spy.called WHERE NOT is_operator;
+
+-- each type an argument's type could lose a call to
+CREATE TABLE spy.rivals (of text, rival text);
+INSERT INTO spy.rivals VALUES
+	('double precision', 'numeric'), ('double precision', 'real'), ('double precision', 'integer'), ('double precision', 'text'),
+	('integer', 'numeric'), ('integer', 'bigint'), ('integer', 'smallint'), ('integer', 'double precision'), ('integer', 'text'),
+	('bigint', 'numeric'), ('bigint', 'integer'), ('bigint', 'double precision'), ('bigint', 'text'),
+	('text', 'character varying'), ('text', 'name'), ('text', 'character'),
+	('name', 'text'), ('name', 'character varying'),
+	('regclass', 'oid'), ('regclass', 'text'), ('regclass', 'name'),
+	('bigint[]', 'integer[]'), ('bigint[]', 'numeric[]'), ('bigint[]', 'text[]'),
+	('boolean', 'text'),
+	('timestamp with time zone', 'timestamp without time zone'), ('timestamp with time zone', 'date'), ('timestamp with time zone', 'text'),
+	('simhash64', 'bigint'), ('simhash64', 'text'), ('simhash64', 'bytea'),
+	('minhash_sig', 'text'), ('minhash_sig', 'bytea'),
+	('hamming_ball', 'text'), ('jaccard_ball', 'text'), ('lsh_query', 'text');
+GRANT SELECT ON spy.called, spy.rivals TO PUBLIC;
+
+-- Plants, as the current user, a decoy of each overload of each called
+-- function with one input argument's type replaced by each rival, and of
+-- each called operator with one side replaced.
+CREATE FUNCTION spy.plant() RETURNS bigint
+	LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	f record;
+	i integer;
+	rv text;
+	args text[];
+	outs text;
+	res text;
+	body text;
+	n bigint := 0;
+BEGIN
+	FOR f IN
+		SELECT p.oid, p.proname, p.pronargs, p.proretset, p.prorettype,
+			   ARRAY(SELECT format_type(t, NULL) FROM unnest(p.proargtypes) t) AS intypes,
+			   (SELECT string_agg(format(', OUT o%s %s', k, format_type(a.t, NULL)), '' ORDER BY k)
+				FROM unnest(p.proallargtypes, p.proargmodes) WITH ORDINALITY a(t, m, k)
+				WHERE a.m IN ('o', 'b')) AS outs
+		FROM pg_proc p JOIN spy.called c ON c.name = p.proname AND NOT c.is_operator
+		WHERE p.pronamespace = 'public'::regnamespace
+	LOOP
+		body := CASE WHEN f.proretset OR f.outs IS NOT NULL OR f.prorettype = 'void'::regtype
+					 THEN 'RETURN;' ELSE 'RETURN NULL;' END;
+		res := CASE WHEN f.outs IS NOT NULL THEN '' ELSE ' RETURNS ' || pg_get_function_result(f.oid) END;
+		FOR i IN 1 .. f.pronargs LOOP
+			FOR rv IN SELECT r.rival FROM spy.rivals r WHERE r.of = f.intypes[i] LOOP
+				args := f.intypes;
+				args[i] := rv;
+				BEGIN
+					EXECUTE format('CREATE FUNCTION public.%I(%s%s)%s LANGUAGE plpgsql AS %L',
+						f.proname, array_to_string(args, ', '), coalesce(f.outs, ''), res,
+						format('BEGIN PERFORM spy.hit(%L); %s END', format('%s(%s)', f.proname, array_to_string(args, ', ')), body));
+					n := n + 1;
+				EXCEPTION WHEN duplicate_function THEN
+					NULL;
+				END;
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	FOR f IN
+		SELECT o.oprname, format_type(o.oprleft, NULL) AS l, format_type(o.oprright, NULL) AS r, format_type(o.oprresult, NULL) AS res
+		FROM pg_operator o JOIN spy.called c ON c.name = o.oprname AND c.is_operator
+		WHERE o.oprnamespace = 'public'::regnamespace
+	LOOP
+		FOR i IN 1 .. 2 LOOP
+			FOR rv IN SELECT r.rival FROM spy.rivals r WHERE r.of = CASE i WHEN 1 THEN f.l ELSE f.r END LOOP
+				n := n + 1;
+				EXECUTE format('CREATE FUNCTION public.textfp_decoy_op_%s(%s, %s) RETURNS %s LANGUAGE plpgsql AS %L',
+					n, CASE i WHEN 1 THEN rv ELSE f.l END, CASE i WHEN 2 THEN rv ELSE f.r END, f.res,
+					format('BEGIN PERFORM spy.hit(%L); RETURN NULL; END',
+						   format('%s(%s, %s)', f.oprname, CASE i WHEN 1 THEN rv ELSE f.l END, CASE i WHEN 2 THEN rv ELSE f.r END)));
+				BEGIN
+					EXECUTE format('CREATE OPERATOR public.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = public.textfp_decoy_op_%s)',
+						f.oprname, CASE i WHEN 1 THEN rv ELSE f.l END, CASE i WHEN 2 THEN rv ELSE f.r END, n);
+				EXCEPTION WHEN duplicate_function THEN
+					NULL;
+				END;
+			END LOOP;
+		END LOOP;
+	END LOOP;
+	RETURN n;
+END
+$$;
+
+-- the victim's data, made before the decoys
+SET timezone = 'UTC';
+CREATE TABLE news (id bigint PRIMARY KEY, site text, published timestamptz, fp simhash64, sig minhash_sig);
+INSERT INTO news
+SELECT i, 'site' || (i % 3), '2025-01-01 00:00+00'::timestamptz + i * interval '1 hour',
+	(hashint8extended(i / 4, 7) # (i % 4))::simhash64,
+	minhash(ARRAY(SELECT (i / 4) * 100 + j FROM generate_series(1, 30) j WHERE j % 4 <> i % 4)::bigint[])
+FROM generate_series(1, 40) i;
+
+SET ROLE regress_textfp_cotenant;
+SELECT spy.plant() > 100 AS planted;
+RESET ROLE;
+SELECT count(*) > 0 AS the_reported_decoy_is_there FROM pg_proc
+WHERE proname = 'jaccard_ball' AND proargtypes[1] = 'numeric'::regtype;
+
+-- every clustering and story call, typed and qualified, as a superuser; the
+-- default thresholds too (NULL)
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, 3::float8, 'components'::text, NULL::integer, NULL::integer);
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, 3::float8, 'star'::text, NULL::integer, NULL::integer);
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, NULL::float8, 'components'::text, NULL::integer, NULL::integer);
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'sig'::name, 0.5::float8, 'components'::text, NULL::integer, NULL::integer);
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'sig'::name, NULL::float8, 'star'::text, NULL::integer, NULL::integer);
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'sig'::name, 0.5::float8, 'components'::text, 32::integer, 2::integer);
+SELECT * FROM public.story_tables('news'::regclass);
+SELECT * FROM public.story_table_names('news'::regclass);
+SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'fp'::name, 'published'::name, 3::float8, NULL::integer, NULL::integer);
+SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'sig'::name, 'published'::name, NULL::float8, NULL::integer, NULL::integer);
+SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'sig'::name, 'published'::name, 0.5::float8, 32::integer, 2::integer);
+DELETE FROM news WHERE id = 5;
+SELECT public.story_forget('news'::regclass, 'id'::name, 'published'::name, ARRAY[5]::bigint[]);
+INSERT INTO news SELECT 5, 'site2', published, fp, sig FROM news WHERE id = 6;
+SELECT public.story_add('news'::regclass, 'id'::name, 'fp'::name, 'published'::name, ARRAY[5]::bigint[], 3::float8);
+SELECT public.story_add('news'::regclass, 'id'::name, 'sig'::name, 'published'::name, ARRAY[5]::bigint[], NULL::float8);
+SELECT count(*), sum(size) FROM public.story_report('news'::regclass, 'id'::name, 'published'::name, 'site'::name);
+SELECT count(*) FROM public.stories_since('news'::regclass, 'id'::name, 'published'::name, '2025-01-01 10:00+00'::timestamptz);
+SELECT sum(reprints) FROM public.story_reprints('news'::regclass, 'id'::name, 'published'::name, 'site'::name);
+SELECT method, sum(pairs) FROM public.match_scores('news'::regclass, 10::integer) GROUP BY 1 ORDER BY 1;
+SELECT count(*) FROM public.union_find('SELECT a, b FROM news_matches'::text, 'components'::text);
+:verdict;
+
+-- an overload of union_find without the mode, planted: the review's 42725
+-- (cluster_table's components call passed the query alone)
+SET ROLE regress_textfp_cotenant;
+CREATE FUNCTION public.union_find(text) RETURNS TABLE (key bigint, cluster_key bigint, cluster_size bigint)
+	LANGUAGE plpgsql AS $$ BEGIN PERFORM spy.hit('union_find(text)'); RETURN; END $$;
+RESET ROLE;
+-- a new session: this one's PL/pgSQL has its statements planned already
+\c textfp_pl_decoys
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, 3::float8, 'components'::text, NULL::integer, NULL::integer);
+SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'fp'::name, 'published'::name, 3::float8, NULL::integer, NULL::integer);
+:verdict;
+
+\c contrib_regression :regress_user
+DROP DATABASE textfp_pl_decoys;
+ALTER ROLE regress_textfp_cotenant NOSUPERUSER;
+DROP ROLE regress_textfp_cotenant;
