@@ -829,7 +829,7 @@ ALTER FUNCTION minhash_sig_near(minhash_sig, minhash_sig) SUPPORT textfp_near_su
 -- A count-min sketch of how many documents have each feature (src/core/
 -- idf.c): 4 rows of width counters and the number of documents, a fixed
 -- size whatever the corpus.  The aggregate idf_model(features) builds it
--- from each row's distinct feature hashes (shingles(doc, <options>)); its
+-- from each row's distinct feature hashes (simhash_features(doc, <options>)); its
 -- states add counter by counter, so the model is the same for any row order
 -- and any parallel plan.  simhash(doc, featureless, ..., idf => model)
 -- weighs each feature by 1 + ln((N + 1) / (df + 1)).  A model is a value
@@ -848,6 +848,10 @@ CREATE FUNCTION idf_model_recv(internal) RETURNS idf_model
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION idf_model_send(idf_model) RETURNS bytea
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_in(cstring) IS 'idf_model text input: ''none'' or ''idf1:docs=N:width=W:'' and the counters in base64';
+COMMENT ON FUNCTION idf_model_out(idf_model) IS 'idf_model text output';
+COMMENT ON FUNCTION idf_model_recv(internal) IS 'idf_model binary input';
+COMMENT ON FUNCTION idf_model_send(idf_model) IS 'idf_model binary output: version, docs, width, counters (big-endian)';
 CREATE TYPE idf_model (
 	INPUT = idf_model_in,
 	OUTPUT = idf_model_out,
@@ -874,7 +878,26 @@ COMMENT ON FUNCTION idf_model_width(idf_model)
 CREATE FUNCTION idf_model_df(idf_model, feature bigint) RETURNS bigint
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION idf_model_df(idf_model, bigint)
-	IS 'estimated number of documents that have a feature (a hash from shingles() or textfp_features())';
+	IS 'estimated number of documents that have a feature (a hash from simhash_features() or textfp_features())';
+
+-- The features simhash() weighs, with simhash()'s defaults (shingle 1,
+-- built-in stopwords), which differ from shingles()'s (minhash()'s): build
+-- a model from simhash_features(doc, <the fingerprint's options>).
+CREATE FUNCTION simhash_features(
+	doc text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0,
+	numbers text DEFAULT 'keep')
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_simhash_features'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_features(text, integer, integer, text, boolean, text, text[], bigint, text)
+	IS 'the sorted, distinct feature hashes simhash() weighs under the same options; idf_model() counts them';
 
 CREATE FUNCTION idf_model_trans(internal, bigint[]) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -888,6 +911,12 @@ CREATE FUNCTION idf_model_deserialize(bytea, internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION idf_model_final(internal) RETURNS idf_model
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_trans(internal, bigint[]) IS 'idf_model state transition';
+COMMENT ON FUNCTION idf_model_trans_width(internal, bigint[], integer) IS 'idf_model state transition with a width';
+COMMENT ON FUNCTION idf_model_combine(internal, internal) IS 'idf_model parallel combine: adds the counters';
+COMMENT ON FUNCTION idf_model_serialize(internal) IS 'idf_model state serialisation';
+COMMENT ON FUNCTION idf_model_deserialize(bytea, internal) IS 'idf_model state deserialisation';
+COMMENT ON FUNCTION idf_model_final(internal) IS 'idf_model final value';
 
 CREATE AGGREGATE idf_model(features bigint[]) (
 	SFUNC = idf_model_trans,
@@ -898,7 +927,7 @@ CREATE AGGREGATE idf_model(features bigint[]) (
 	DESERIALFUNC = idf_model_deserialize,
 	PARALLEL = SAFE);
 COMMENT ON AGGREGATE idf_model(bigint[])
-	IS 'document frequency model of the rows'' feature sets (width 4096): idf_model(shingles(doc, <options>)); ''none'' for no rows';
+	IS 'document frequency model of the rows'' feature sets (width 4096): idf_model(simhash_features(doc, <options>)); ''none'' for no rows';
 
 CREATE AGGREGATE idf_model(features bigint[], width integer) (
 	SFUNC = idf_model_trans_width,

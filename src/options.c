@@ -49,8 +49,8 @@ typedef struct OptionsCache
 #define ARG_USER		5
 #define ARG_WEIGHTING	6
 #define ARG_SEED(w)		((w) ? 7 : 6)
-#define ARG_NUMBERS		8		/* with weighting and ranking */
-#define ARG_KEYWORDS	9
+#define ARG_NUMBERS(w)	((w) ? 8 : 7)	/* with ranking */
+#define ARG_KEYWORDS	9		/* with weighting and ranking */
 
 bool
 textfp_text_is(text *t, const char *s)
@@ -220,8 +220,8 @@ options_match(const OptionsCache *c, FunctionCallInfo fcinfo, int first, bool w,
 	if (c->first != first || c->has_weighting != w || c->has_ranking != ranking)
 		return false;
 	if (ranking &&
-		(c->keywords != PG_GETARG_INT32(first + ARG_KEYWORDS) ||
-		 !texts_equal(c->numbers, PG_GETARG_TEXT_PP(first + ARG_NUMBERS))))
+		((w && c->keywords != PG_GETARG_INT32(first + ARG_KEYWORDS)) ||
+		 !texts_equal(c->numbers, PG_GETARG_TEXT_PP(first + ARG_NUMBERS(w)))))
 		return false;
 	user = PG_GETARG_ARRAYTYPE_P(first + ARG_USER);
 	return c->ngram == PG_GETARG_INT32(first + ARG_NGRAM) &&
@@ -274,8 +274,8 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 	c->has_ranking = has_ranking;
 	if (has_ranking)
 	{
-		c->numbers = copy_text(PG_GETARG_TEXT_PP(first + ARG_NUMBERS));
-		c->keywords = PG_GETARG_INT32(first + ARG_KEYWORDS);
+		c->numbers = copy_text(PG_GETARG_TEXT_PP(first + ARG_NUMBERS(has_weighting)));
+		c->keywords = has_weighting ? PG_GETARG_INT32(first + ARG_KEYWORDS) : 0;
 	}
 	c->user_stopwords = (ArrayType *) PG_DETOAST_DATUM_COPY(PointerGetDatum(user));
 	MemoryContextSwitchTo(old);
@@ -377,7 +377,10 @@ textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
 	return textfp_get_ranked_options(fcinfo, first, has_weighting, false);
 }
 
-/* The same, where numbers and keywords follow seed (has_ranking: 1.1's simhash). */
+/*
+ * The same, where numbers (and, with weighting, keywords) follow seed
+ * (has_ranking: 1.1's simhash overload and simhash_features).
+ */
 const TextfpOptions *
 textfp_get_ranked_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 						  bool has_ranking)

@@ -89,8 +89,9 @@ BEGIN
 	-- with p_idf, the model of the texts scored, per language, as a table would build its own
 	DROP TABLE IF EXISTS split_model;
 	CREATE TEMP TABLE split_model AS
-	SELECT d.lang, idf_model(shingles(d.txt, ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
-			stopwords => coalesce(p_stopwords, 'builtin'), simplify => coalesce(p_simplify, false))) AS m
+	SELECT d.lang, idf_model(simhash_features(d.txt, ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
+			stopwords => coalesce(p_stopwords, 'builtin'), simplify => coalesce(p_simplify, false),
+			numbers => coalesce(p_numbers, 'keep'))) AS m
 	FROM doc d WHERE d.split = p_split AND p_idf GROUP BY d.lang;
 	DROP TABLE IF EXISTS fp;
 	CREATE TEMP TABLE fp AS

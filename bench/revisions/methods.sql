@@ -5,8 +5,8 @@ DROP TABLE IF EXISTS rev_method, rev_model;
 CREATE TABLE rev_method (method text PRIMARY KEY, rec float8, what text);
 CREATE TABLE rev_model (name text PRIMARY KEY, model idf_model);
 INSERT INTO rev_model
-	SELECT 'zh+snowball', idf_model(shingles(body, stopwords => 'zh+snowball')) FROM rev
-	UNION ALL SELECT 'builtin', idf_model(shingles(body)) FROM rev;
+	SELECT 'zh+snowball', idf_model(simhash_features(body, stopwords => 'zh+snowball')) FROM rev
+	UNION ALL SELECT 'builtin', idf_model(simhash_features(body)) FROM rev;
 
 CREATE FUNCTION pg_temp.m(name text, rec float8, opts text, model text DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql AS $$

@@ -133,6 +133,15 @@ shingler_token(void *arg, size_t off, size_t len)
 	shingler   *sh = (shingler *) arg;
 	const char *w = sh->norm + off;
 
+	/* before stopwords, so that both ways of looking them up see the same token */
+	if (sh->opts->numbers != TFP_NUMBERS_KEEP && all_digits(w, len))
+	{
+		/* a number says little about the text, and edits change numbers */
+		if (sh->opts->numbers == TFP_NUMBERS_DROP)
+			return TFP_OK;
+		w = "0000";
+		len = len < 4 ? len : 4;
+	}
 	/*
 	 * Single tokens hashed with seed 0 are hashed exactly as stopwords are
 	 * looked up: then emit_shingle drops stopwords with the feature hash
@@ -142,14 +151,6 @@ shingler_token(void *arg, size_t off, size_t len)
 		(tfp_stopset_contains(sh->builtin, w, len) ||
 		 tfp_stopset_contains(sh->opts->user_stopwords, w, len)))
 		return TFP_OK;
-	if (sh->opts->numbers != TFP_NUMBERS_KEEP && all_digits(w, len))
-	{
-		/* a number says little about the text, and edits change numbers */
-		if (sh->opts->numbers == TFP_NUMBERS_DROP)
-			return TFP_OK;
-		w = "0000";
-		len = len < 4 ? len : 4;
-	}
 	sh->ring[sh->kept % sh->k].p = w;
 	sh->ring[sh->kept % sh->k].len = len;
 	sh->kept++;
