@@ -81,7 +81,7 @@
  */
 #define DEDUP_LOCK_BUDGET	256
 #define DEDUP_MAX_ESCALATE	1000000
-#define DEDUP_MAX_ARGS		11		/* minhash(text, featureless, k, ...): 11 */
+#define DEDUP_MAX_ARGS		13		/* simhash(text, featureless, ..., idf): 13 */
 
 typedef enum DedupMode
 {
@@ -258,13 +258,25 @@ setup_fingerprint(DedupConfig *c, const char *nsp, const PipelineArgs *p)
 	b = p->simplify ? b : false;
 	if (!c->minhash)
 	{
-		Oid			args[10] = {TEXTOID, TEXTOID, INT4OID, INT4OID, TEXTOID, BOOLOID,
-		TEXTOID, text_array, TEXTOID, INT8OID};
+		/* 1.1's overload ends with numbers, keywords and idf, at their defaults here */
+		Oid			idf_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+											   CStringGetDatum("idf_model"),
+											   ObjectIdGetDatum(get_namespace_oid(nsp, false)));
+		Oid			args[13] = {TEXTOID, TEXTOID, INT4OID, INT4OID, TEXTOID, BOOLOID,
+		TEXTOID, text_array, TEXTOID, INT8OID, TEXTOID, INT4OID, idf_type};
+		Oid			idf_in;
+		Oid			idf_ioparam;
 
 		if (p->k || p->method)
 			bad_trigger(c, "k and method are options of minhash_sig fingerprints.", NULL);
-		fmgr_info_cxt(own_function(nsp, "simhash", 10, args), &c->fp_fn, c->cxt);
-		c->fp_nargs = 10;
+		if (!OidIsValid(idf_type))
+			elog(ERROR, "type %s.idf_model does not exist", nsp);
+		fmgr_info_cxt(own_function(nsp, "simhash", 13, args), &c->fp_fn, c->cxt);
+		c->fp_nargs = 13;
+		getTypeInputInfo(idf_type, &idf_in, &idf_ioparam);
+		a[10] = text_datum("keep");
+		a[11] = Int32GetDatum(0);
+		a[12] = OidInputFunctionCall(idf_in, "none", idf_ioparam, -1);
 		a[1] = text_datum("null");
 		a[2] = Int32GetDatum(p->ngram ? int_arg(c, "ngram", p->ngram) : 2);
 		a[3] = Int32GetDatum(p->shingle ? int_arg(c, "shingle", p->shingle) : 1);
