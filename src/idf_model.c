@@ -19,6 +19,7 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "textfp.h"
 
@@ -66,16 +67,55 @@ idf_view(const IdfModel *m, tfp_idf *view)
 	return tfp_idf_check(view);
 }
 
+/*
+ * The last model simhash() was given, checked and detoasted, kept for the
+ * backend's life: a model is the same in every row of a query (a literal,
+ * or a parameter), and detoasting and checking up to a megabyte per row
+ * would cost more than the fingerprint.  The key is the argument's bytes as
+ * passed (compressed, or a TOAST pointer, which names its value).
+ */
+typedef struct IdfCache
+{
+	struct varlena *raw;		/* the argument as passed */
+	IdfModel   *model;			/* detoasted */
+	tfp_idf		view;
+} IdfCache;
+
+static IdfCache idf_cache;
+
 /* The model an argument holds, for the pipeline; NULL for 'none'. */
 const tfp_idf *
 textfp_idf_arg(FunctionCallInfo fcinfo, int argno, tfp_idf *view)
 {
-	IdfModel   *m = PG_GETARG_IDF_MODEL_P(argno);
+	struct varlena *raw = (struct varlena *) PG_GETARG_POINTER(argno);
+	Size		rawlen = VARSIZE_ANY(raw);
+	IdfModel   *m;
+	MemoryContext old;
 
-	if (!idf_view(m, view))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("idf_model is damaged")));
+	if (idf_cache.raw == NULL || VARSIZE_ANY(idf_cache.raw) != rawlen ||
+		memcmp(idf_cache.raw, raw, rawlen) != 0)
+	{
+		m = PG_GETARG_IDF_MODEL_P(argno);
+		if (!idf_view(m, view))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("idf_model is damaged")));
+		if (idf_cache.raw)
+		{
+			pfree(idf_cache.raw);
+			pfree(idf_cache.model);
+			idf_cache.raw = NULL;
+		}
+		old = MemoryContextSwitchTo(TopMemoryContext);
+		idf_cache.model = palloc(VARSIZE(m));
+		memcpy(idf_cache.model, m, VARSIZE(m));
+		idf_cache.raw = palloc(rawlen);
+		memcpy(idf_cache.raw, raw, rawlen);
+		MemoryContextSwitchTo(old);
+		idf_cache.view = *view;
+		idf_cache.view.counts = idf_cache.model->counts;
+	}
+	*view = idf_cache.view;
 	return view->docs ? view : NULL;
 }
 

@@ -25,13 +25,13 @@ SELECT pg_temp.m('zh+snowball numbers drop', 11, '''fingerprint'', stopwords => 
 SELECT pg_temp.m('zh+snowball numbers shape', 11, '''fingerprint'', stopwords => ''zh+snowball'', numbers => ''shape''');
 SELECT pg_temp.m('zh+snowball sublinear drop', 11, '''fingerprint'', stopwords => ''zh+snowball'', weighting => ''sublinear'', numbers => ''drop''');
 SELECT pg_temp.m('zh+snowball sublinear kw128', 11, '''fingerprint'', stopwords => ''zh+snowball'', weighting => ''sublinear'', keywords => 128');
+SELECT pg_temp.m('zh+snowball sublinear d14', 14, '''fingerprint'', stopwords => ''zh+snowball'', weighting => ''sublinear''');
 SELECT pg_temp.m('builtin tf-idf', 14, '''fingerprint''', 'builtin');
 SELECT pg_temp.m('zh+snowball tf-idf', 14, '''fingerprint'', stopwords => ''zh+snowball''', 'zh+snowball');
 SELECT pg_temp.m('zh+snowball binary-idf', 14, '''fingerprint'', stopwords => ''zh+snowball'', weighting => ''binary''', 'zh+snowball');
 SELECT pg_temp.m('zh+snowball sublinear-idf', 14, '''fingerprint'', stopwords => ''zh+snowball'', weighting => ''sublinear''', 'zh+snowball');
 SELECT pg_temp.m('zh+snowball tf-idf drop', 14, '''fingerprint'', stopwords => ''zh+snowball'', numbers => ''drop''', 'zh+snowball');
 SELECT pg_temp.m('zh+snowball sublinear-idf drop', 14, '''fingerprint'', stopwords => ''zh+snowball'', weighting => ''sublinear'', numbers => ''drop''', 'zh+snowball');
-SELECT pg_temp.m('zh+snowball tf-idf kw256', 14, '''fingerprint'', stopwords => ''zh+snowball'', keywords => 256', 'zh+snowball');
 SELECT pg_temp.m('zh+snowball sublinear-idf kw128', 14, '''fingerprint'', stopwords => ''zh+snowball'', weighting => ''sublinear'', keywords => 128', 'zh+snowball');
 
 INSERT INTO rev_method VALUES ('minhash defaults', 1 - 0.28, 'minhash(body), J >= 0.28');

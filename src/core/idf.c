@@ -67,6 +67,7 @@ tfp_idf_check(tfp_idf *model)
 	uint32_t	w = model->width;
 	uint64_t	total = 0;
 
+	model->log2_docs = tfp_log2_fixed(model->docs + 1);
 	if (model->docs == 0)
 	{
 		model->total = 0;
@@ -132,7 +133,7 @@ tfp_idf_weight_fixed(const tfp_idf *model, uint64_t h)
 	if (model == NULL || model->docs == 0)
 		return one;
 	/* ln((N + 1) / (df + 1)) as ln 2 times a difference of log2s */
-	l = tfp_log2_fixed(model->docs + 1) - tfp_log2_fixed(tfp_idf_df(model, h) + 1);
+	l = model->log2_docs - tfp_log2_fixed(tfp_idf_df(model, h) + 1);
 	if (l < 0)
 		l = 0;
 	return one + (int64_t) (((uint64_t) l * UINT64_C(2977044472) + (UINT64_C(1) << 31)) >> 32);

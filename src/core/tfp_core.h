@@ -303,6 +303,7 @@ struct tfp_idf
 	uint64_t	docs;			/* documents counted; 0: the empty model */
 	uint32_t	width;			/* counters per row, a power of two */
 	uint64_t	total;			/* sum of every row (each row sums to it) */
+	int64_t		log2_docs;		/* tfp_log2_fixed(docs + 1), set by tfp_idf_check */
 	const uint32_t *counts;		/* TFP_IDF_DEPTH * width counters */
 };
 
@@ -315,7 +316,8 @@ extern tfp_status tfp_idf_add_doc(uint32_t *counts, uint32_t width,
 extern tfp_status tfp_idf_merge(uint32_t *into, const uint32_t *from, uint32_t width);
 /*
  * Checks a sketch read from outside: width a power of two in range, every
- * row the same sum (a document adds as much to each row); fills model->total.
+ * row the same sum (a document adds as much to each row); fills model->total
+ * and model->log2_docs.
  */
 extern bool tfp_idf_check(tfp_idf *model);
 /* Estimated number of documents that have feature h (0..docs). */

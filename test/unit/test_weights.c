@@ -104,6 +104,7 @@ weights_sublinear_and_idf(void)
 		CHECK(tfp_weights_per_feature(&o));
 		/* the empty model weighs nothing */
 		m.docs = 0;
+		m.log2_docs = 0;
 		CHECK(tfp_idf_weight_fixed(&m, 2) == one);
 		CHECK(tfp_feature_weight_fixed(&o, &f) == 3 * one);
 		CHECK(!tfp_weights_per_feature(&o));
