@@ -82,6 +82,21 @@ SELECT pg_column_size(idf_model(ARRAY[i, i + 1], 64)) AS few,
 FROM generate_series(1, 3) i;
 SELECT idf_model_width(idf_model(ARRAY[i], 65536)) FROM generate_series(1, 2) i;
 
+-- two models alternating row by row: each row gets its own model's value (the cache keeps one)
+CREATE TABLE wt_model2 AS
+	SELECT idf_model(simhash_features(body, stopwords => 'zh+snowball'), 128) AS m FROM wt_texts WHERE id <= 3;
+CREATE TABLE wt_mixed AS
+	SELECT i, 'fox dog jumps 今天天气很好 apple iphone ' || repeat('fox ', i % 3) AS body FROM generate_series(1, 6) i;
+SELECT (SELECT simhash(body, 'fingerprint', stopwords => 'zh+snowball', idf => m) FROM wt_model) AS model1,
+       (SELECT simhash(body, 'fingerprint', stopwords => 'zh+snowball', idf => m) FROM wt_model2) AS model2
+FROM wt_mixed WHERE i = 3;
+SELECT bool_and(simhash(t.body, 'fingerprint', stopwords => 'zh+snowball',
+                        idf => CASE WHEN t.i % 2 = 0 THEN a.m ELSE b.m END)
+                = CASE WHEN t.i % 2 = 0 THEN x.fp_a ELSE x.fp_b END) AS alternating
+FROM wt_mixed t, wt_model a, wt_model2 b,
+	LATERAL (SELECT simhash(t.body, 'fingerprint', stopwords => 'zh+snowball', idf => a.m) AS fp_a,
+	                simhash(t.body, 'fingerprint', stopwords => 'zh+snowball', idf => b.m) AS fp_b) x;
+
 -- the same model for any row order and any plan (states add counter by counter)
 CREATE TABLE wt_rows AS
 	SELECT i AS id, ARRAY[hashint4(i % 97)::bigint, hashint4(i % 13)::bigint, i::bigint] AS f
