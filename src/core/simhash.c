@@ -174,7 +174,11 @@ tfp_simhash_text(tfp_env *env, const tfp_options *opts, const char *utf8,
 			(w = env->alloc(env->ctx, t.n * sizeof(int64_t))) == NULL)
 			rc = TFP_ENOMEM;
 		for (size_t i = 0; rc == TFP_OK && i < t.n; i++)
+		{
 			w[i] = tfp_feature_weight_fixed(opts, &t.items[i]);
+			if (env->check_interrupts && (i & 0xFFFF) == 0xFFFF)
+				env->check_interrupts(env->ctx);
+		}
 		n = t.n;
 		if (rc == TFP_OK && opts->keywords > 0 && (size_t) opts->keywords < n)
 		{
