@@ -64,7 +64,7 @@ FROM wt_model;
 SELECT 'none'::idf_model, idf_model_docs('none'), idf_model_width('none'), idf_model_digest('none');
 SELECT left(m::text, 26) FROM wt_model;
 CREATE TABLE wt_bin (m idf_model);
-SELECT format('%s/textfp_idf_%s.bin', current_setting('data_directory'), pg_backend_pid()) AS bin_path \gset
+SELECT current_setting('data_directory') || '/textfp_idf_model.bin' AS bin_path \gset
 COPY (SELECT m FROM wt_model UNION ALL SELECT 'none') TO :'bin_path' (FORMAT binary);
 COPY wt_bin FROM :'bin_path' (FORMAT binary);
 SELECT idf_model_digest(b.m) = idf_model_digest(w.m) OR idf_model_docs(b.m) = 0 AS binary_round_trip
