@@ -16,6 +16,7 @@ CORE_OBJS = \
 	src/core/stopwords_data.o \
 	src/core/features.o \
 	src/core/simhash.o \
+	src/core/idf.o \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
@@ -26,6 +27,7 @@ CORE_OBJS = \
 	src/core/cluster.o
 
 OBJS = $(CORE_OBJS) \
+	src/idf_model.o \
 	src/textfp.o \
 	src/catalog.o \
 	src/pipeline.o \
@@ -67,7 +69,7 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache compat_1_0 script_decoys featureless \
+	options_cache compat_1_0 script_decoys featureless weighting \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
@@ -140,7 +142,7 @@ UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c \
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
 		src/core/tfp_cluster.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 

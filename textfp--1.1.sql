@@ -824,6 +824,123 @@ ALTER FUNCTION minhash_sig_near(minhash_sig, minhash_sig) SUPPORT textfp_near_su
 
 
 -- =========================================================================
+-- idf_model: document frequencies for TF-IDF-weighted SimHash
+-- =========================================================================
+-- A count-min sketch of how many documents have each feature (src/core/
+-- idf.c): 4 rows of width counters and the number of documents, a fixed
+-- size whatever the corpus.  The aggregate idf_model(features) builds it
+-- from each row's distinct feature hashes (simhash_features(doc, <options>)); its
+-- states add counter by counter, so the model is the same for any row order
+-- and any parallel plan.  simhash(doc, featureless, ..., idf => model)
+-- weighs each feature by 1 + ln((N + 1) / (df + 1)).  A model is a value
+-- (text and binary I/O), so fingerprints stay IMMUTABLE: an index
+-- expression holds it as a literal, a trigger passes it from a
+-- configuration row.  simhash64 records no model: keep idf_model_digest()
+-- beside the fingerprints (docs/pipeline.md).  'none' is the empty model,
+-- which weighs nothing.
+
+CREATE TYPE idf_model;
+CREATE FUNCTION idf_model_in(cstring) RETURNS idf_model
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION idf_model_out(idf_model) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION idf_model_recv(internal) RETURNS idf_model
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION idf_model_send(idf_model) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_in(cstring) IS 'idf_model text input: ''none'' or ''idf1:docs=N:width=W:'' and the counters in base64';
+COMMENT ON FUNCTION idf_model_out(idf_model) IS 'idf_model text output';
+COMMENT ON FUNCTION idf_model_recv(internal) IS 'idf_model binary input';
+COMMENT ON FUNCTION idf_model_send(idf_model) IS 'idf_model binary output: version, docs, width, counters (big-endian)';
+CREATE TYPE idf_model (
+	INPUT = idf_model_in,
+	OUTPUT = idf_model_out,
+	RECEIVE = idf_model_recv,
+	SEND = idf_model_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended);
+COMMENT ON TYPE idf_model
+	IS 'document frequencies of features (a count-min sketch and the number of documents) for TF-IDF-weighted simhash';
+
+CREATE FUNCTION idf_model_digest(idf_model) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_digest(idf_model)
+	IS 'identity of a model: 16 hex digits of XXH3-64 over its binary form; store it beside fingerprints made with the model';
+CREATE FUNCTION idf_model_docs(idf_model) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_docs(idf_model)
+	IS 'number of documents a model counted (0 for ''none'')';
+CREATE FUNCTION idf_model_width(idf_model) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_width(idf_model)
+	IS 'counters per row of a model''s sketch (0 for ''none'')';
+CREATE FUNCTION idf_model_df(idf_model, feature bigint) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_df(idf_model, bigint)
+	IS 'estimated number of documents that have a feature (a hash from simhash_features() or textfp_features())';
+
+-- The features simhash() weighs, with simhash()'s defaults (shingle 1,
+-- built-in stopwords), which differ from shingles()'s (minhash()'s): build
+-- a model from simhash_features(doc, <the fingerprint's options>).
+CREATE FUNCTION simhash_features(
+	doc text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0,
+	numbers text DEFAULT 'keep')
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_simhash_features'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_features(text, integer, integer, text, boolean, text, text[], bigint, text)
+	IS 'the sorted, distinct feature hashes simhash() weighs under the same options; idf_model() counts them';
+
+CREATE FUNCTION idf_model_trans(internal, bigint[]) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION idf_model_trans_width(internal, bigint[], integer) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION idf_model_combine(internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION idf_model_serialize(internal) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION idf_model_deserialize(bytea, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION idf_model_final(internal) RETURNS idf_model
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION idf_model_trans(internal, bigint[]) IS 'idf_model state transition';
+COMMENT ON FUNCTION idf_model_trans_width(internal, bigint[], integer) IS 'idf_model state transition with a width';
+COMMENT ON FUNCTION idf_model_combine(internal, internal) IS 'idf_model parallel combine: adds the counters';
+COMMENT ON FUNCTION idf_model_serialize(internal) IS 'idf_model state serialisation';
+COMMENT ON FUNCTION idf_model_deserialize(bytea, internal) IS 'idf_model state deserialisation';
+COMMENT ON FUNCTION idf_model_final(internal) IS 'idf_model final value';
+
+CREATE AGGREGATE idf_model(features bigint[]) (
+	SFUNC = idf_model_trans,
+	STYPE = internal,
+	FINALFUNC = idf_model_final,
+	COMBINEFUNC = idf_model_combine,
+	SERIALFUNC = idf_model_serialize,
+	DESERIALFUNC = idf_model_deserialize,
+	PARALLEL = SAFE);
+COMMENT ON AGGREGATE idf_model(bigint[])
+	IS 'document frequency model of the rows'' feature sets (width 4096): idf_model(simhash_features(doc, <options>)); ''none'' for no rows';
+
+CREATE AGGREGATE idf_model(features bigint[], width integer) (
+	SFUNC = idf_model_trans_width,
+	STYPE = internal,
+	FINALFUNC = idf_model_final,
+	COMBINEFUNC = idf_model_combine,
+	SERIALFUNC = idf_model_serialize,
+	DESERIALFUNC = idf_model_deserialize,
+	PARALLEL = SAFE);
+COMMENT ON AGGREGATE idf_model(bigint[], integer)
+	IS 'document frequency model of the rows'' feature sets with width counters per row (a power of two, 64..65536)';
+
+-- =========================================================================
 -- Featureless texts: NULL on request
 -- =========================================================================
 -- 1.0's simhash() gives 0000000000000000 and minhash() the empty set's
@@ -833,7 +950,10 @@ ALTER FUNCTION minhash_sig_near(minhash_sig, minhash_sig) SUPPORT textfp_near_su
 -- argument, second: 'null' gives NULL for such texts (NULL matches nothing
 -- and conflicts with nothing), 'fingerprint' the 1.0 value.  The 1.0
 -- functions are unchanged, so stored fingerprints and indexes stay valid.
--- Defaults are the 1.0 functions' own.
+-- Defaults are the 1.0 functions' own.  simhash's overload also takes, last,
+-- numbers ('keep', 'drop' or 'shape' for tokens of digits), keywords (SimHash
+-- over the N features of greatest weight; 0 for all) and idf (a model from
+-- the idf_model aggregate); their defaults give the 1.0 value.
 
 CREATE FUNCTION simhash(
 	doc text,
@@ -845,12 +965,15 @@ CREATE FUNCTION simhash(
 	stopwords text DEFAULT 'builtin',
 	user_stopwords text[] DEFAULT '{}',
 	weighting text DEFAULT 'tf',
-	seed bigint DEFAULT 0)
+	seed bigint DEFAULT 0,
+	numbers text DEFAULT 'keep',
+	keywords integer DEFAULT 0,
+	idf idf_model DEFAULT 'none')
 RETURNS simhash64
 	AS 'MODULE_PATHNAME', 'textfp_simhash_text_featureless'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash(text, text, integer, integer, text, boolean, text, text[], text, bigint)
-	IS 'SimHash of a text''s weighted features; featureless => ''null'' gives NULL for a text without features';
+COMMENT ON FUNCTION simhash(text, text, integer, integer, text, boolean, text, text[], text, bigint, text, integer, idf_model)
+	IS 'SimHash of a text''s weighted features; featureless => ''null'' gives NULL for a text without features; numbers, keywords and idf (1.1) choose what weighs';
 
 CREATE FUNCTION minhash(
 	doc text,

@@ -31,7 +31,7 @@
  */
 #define DEDUP_LOCK_BUDGET	256
 #define DEDUP_MAX_ESCALATE	1000000
-#define DEDUP_MAX_ARGS		11		/* minhash(text, featureless, k, ...): 11 */
+#define DEDUP_MAX_ARGS		24		/* the 1.1 simhash()/minhash() over text: 13 and 11 today */
 #define DEDUP_DEFAULT_MAX_LOCKS 4096	/* textfp.dedup_max_locks */
 
 /*

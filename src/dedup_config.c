@@ -24,6 +24,7 @@
 #include "optimizer/optimizer.h"
 #include "parser/parse_func.h"
 #include "utils/builtins.h"
+#include "utils/catcache.h"
 #include "utils/datum.h"
 #include "utils/guc.h"
 #include "utils/hsearch.h"
@@ -208,17 +209,42 @@ own_function(const char *nsp, const char *name, int nargs, const Oid *args)
 	return fn;
 }
 
-/* simhash(doc text, featureless text, ...) or minhash(doc text, featureless text, ...) */
+/*
+ * textfp's 1.1 simhash() or minhash() over text: the overload whose first two
+ * parameters are (doc text, featureless text).  Found by those rather than by
+ * its whole signature, so that options appended to it later need no change
+ * here (their defaults come from pg_proc).
+ */
 static Oid
 fingerprint_function(const char *nsp, bool minhash)
 {
-	static const Oid simhash_args[10] = {TEXTOID, TEXTOID, INT4OID, INT4OID, TEXTOID, BOOLOID,
-	TEXTOID, TEXTARRAYOID, TEXTOID, INT8OID};
-	static const Oid minhash_args[11] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, INT4OID, INT4OID,
-	TEXTOID, BOOLOID, TEXTOID, TEXTARRAYOID, INT8OID};
+	const char *name = minhash ? "minhash" : "simhash";
+	Oid			nspoid = get_namespace_oid(nsp, false);
+	Oid			ext = get_extension_oid("textfp", false);
+	CatCList   *list = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum(name));
+	Oid			found = InvalidOid;
 
-	return minhash ? own_function(nsp, "minhash", lengthof(minhash_args), minhash_args)
-		: own_function(nsp, "simhash", lengthof(simhash_args), simhash_args);
+	for (int i = 0; i < list->n_members; i++)
+	{
+		HeapTuple	tup = &list->members[i]->tuple;
+		Form_pg_proc p = (Form_pg_proc) GETSTRUCT(tup);
+		Oid		   *types;
+		char	  **names;
+		char	   *modes;
+		int			n;
+
+		if (p->pronamespace != nspoid || p->pronargs < 2 ||
+			p->proargtypes.values[0] != TEXTOID || p->proargtypes.values[1] != TEXTOID)
+			continue;
+		n = get_func_arg_info(tup, &types, &names, &modes);
+		if (n >= 2 && names != NULL && names[1] != NULL && strcmp(names[1], "featureless") == 0 &&
+			getExtensionOfObject(ProcedureRelationId, p->oid) == ext)
+			found = p->oid;
+	}
+	ReleaseSysCacheList(list);
+	if (!OidIsValid(found))
+		elog(ERROR, "textfp's %s.%s(doc text, featureless text, ...) is missing", nsp, name);
+	return found;
 }
 
 static Datum

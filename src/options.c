@@ -32,6 +32,9 @@ typedef struct OptionsCache
 	ArrayType  *user_stopwords;
 	text	   *weighting;		/* NULL without a weighting argument */
 	int64		seed;
+	bool		has_ranking;	/* numbers and keywords follow seed (1.1 simhash) */
+	text	   *numbers;
+	int32		keywords;
 	/* what they mean */
 	TextfpOptions parsed;
 	tfp_stopset *user_set;
@@ -46,6 +49,8 @@ typedef struct OptionsCache
 #define ARG_USER		5
 #define ARG_WEIGHTING	6
 #define ARG_SEED(w)		((w) ? 7 : 6)
+#define ARG_NUMBERS(w)	((w) ? 8 : 7)	/* with ranking */
+#define ARG_KEYWORDS	9		/* with weighting and ranking */
 
 bool
 textfp_text_is(text *t, const char *s)
@@ -207,11 +212,16 @@ build_user_stopwords(ArrayType *arr, bool simplify, MemoryContext cxt)
 }
 
 static bool
-options_match(const OptionsCache *c, FunctionCallInfo fcinfo, int first, bool w)
+options_match(const OptionsCache *c, FunctionCallInfo fcinfo, int first, bool w,
+			  bool ranking)
 {
 	ArrayType  *user;
 
-	if (c->first != first || c->has_weighting != w)
+	if (c->first != first || c->has_weighting != w || c->has_ranking != ranking)
+		return false;
+	if (ranking &&
+		((w && c->keywords != PG_GETARG_INT32(first + ARG_KEYWORDS)) ||
+		 !texts_equal(c->numbers, PG_GETARG_TEXT_PP(first + ARG_NUMBERS(w)))))
 		return false;
 	user = PG_GETARG_ARRAYTYPE_P(first + ARG_USER);
 	return c->ngram == PG_GETARG_INT32(first + ARG_NGRAM) &&
@@ -233,7 +243,7 @@ copy_text(text *t)
 
 static OptionsCache *
 parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
-			  MemoryContext cxt)
+			  bool has_ranking, MemoryContext cxt)
 {
 	int32		ngram = PG_GETARG_INT32(first + ARG_NGRAM);
 	int32		shingle = PG_GETARG_INT32(first + ARG_SHINGLE);
@@ -261,6 +271,12 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 	c->stopwords = copy_text(stopwords);
 	if (has_weighting)
 		c->weighting = copy_text(PG_GETARG_TEXT_PP(first + ARG_WEIGHTING));
+	c->has_ranking = has_ranking;
+	if (has_ranking)
+	{
+		c->numbers = copy_text(PG_GETARG_TEXT_PP(first + ARG_NUMBERS(has_weighting)));
+		c->keywords = has_weighting ? PG_GETARG_INT32(first + ARG_KEYWORDS) : 0;
+	}
 	c->user_stopwords = (ArrayType *) PG_DETOAST_DATUM_COPY(PointerGetDatum(user));
 	MemoryContextSwitchTo(old);
 
@@ -286,8 +302,24 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 		o->weighting = TFP_WEIGHT_TF;
 	else if (textfp_text_is(c->weighting, "binary"))
 		o->weighting = TFP_WEIGHT_BINARY;
+	else if (textfp_text_is(c->weighting, "sublinear"))
+		o->weighting = TFP_WEIGHT_SUBLINEAR;
 	else
-		textfp_bad_choice("weighting", c->weighting, "\"tf\" and \"binary\"");
+		textfp_bad_choice("weighting", c->weighting, "\"tf\", \"binary\" and \"sublinear\"");
+
+	if (has_ranking)
+	{
+		if (textfp_text_is(c->numbers, "keep"))
+			o->numbers = TFP_NUMBERS_KEEP;
+		else if (textfp_text_is(c->numbers, "drop"))
+			o->numbers = TFP_NUMBERS_DROP;
+		else if (textfp_text_is(c->numbers, "shape"))
+			o->numbers = TFP_NUMBERS_SHAPE;
+		else
+			textfp_bad_choice("numbers", c->numbers, "\"keep\", \"drop\" and \"shape\"");
+		textfp_check_range("keywords", c->keywords, 0, TFP_MAX_FEATURES);
+		o->keywords = c->keywords;
+	}
 
 	c->user_set = build_user_stopwords(user, simplify, cxt);
 	o->user_stopwords = c->user_set;
@@ -300,7 +332,7 @@ const TextfpOptions *
 textfp_parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 					 MemoryContext cxt)
 {
-	return &parse_options(fcinfo, first, has_weighting, cxt)->parsed;
+	return &parse_options(fcinfo, first, has_weighting, false, cxt)->parsed;
 }
 
 /*
@@ -321,13 +353,14 @@ typedef struct OptionsCacheSet
 
 /* parse_options into cxt; on an error, cxt is deleted (PL/pgSQL keeps fn_mcxt long) */
 static OptionsCache *
-parse_in_context(FunctionCallInfo fcinfo, int first, bool has_weighting, MemoryContext cxt)
+parse_in_context(FunctionCallInfo fcinfo, int first, bool has_weighting,
+				 bool has_ranking, MemoryContext cxt)
 {
 	OptionsCache *c = NULL;
 
 	PG_TRY();
 	{
-		c = parse_options(fcinfo, first, has_weighting, cxt);
+		c = parse_options(fcinfo, first, has_weighting, has_ranking, cxt);
 	}
 	PG_CATCH();
 	{
@@ -341,6 +374,17 @@ parse_in_context(FunctionCallInfo fcinfo, int first, bool has_weighting, MemoryC
 const TextfpOptions *
 textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
 {
+	return textfp_get_ranked_options(fcinfo, first, has_weighting, false);
+}
+
+/*
+ * The same, where numbers (and, with weighting, keywords) follow seed
+ * (has_ranking: 1.1's simhash overload and simhash_features).
+ */
+const TextfpOptions *
+textfp_get_ranked_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
+						  bool has_ranking)
+{
 	OptionsCacheSet *set = (OptionsCacheSet *) fcinfo->flinfo->fn_extra;
 	OptionsCache *hit;
 	MemoryContext cxt;
@@ -352,7 +396,7 @@ textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
 		fcinfo->flinfo->fn_extra = set;
 	}
 	for (i = 0; i < set->n; i++)
-		if (options_match(set->entry[i], fcinfo, first, has_weighting))
+		if (options_match(set->entry[i], fcinfo, first, has_weighting, has_ranking))
 			break;
 	if (i < set->n)
 	{
@@ -365,7 +409,7 @@ textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
 			MemoryContextDelete(set->cxt[--set->n]);
 		cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "textfp options",
 									ALLOCSET_SMALL_SIZES);
-		hit = parse_in_context(fcinfo, first, has_weighting, cxt);
+		hit = parse_in_context(fcinfo, first, has_weighting, has_ranking, cxt);
 		i = set->n++;
 	}
 	/* move to the front */

@@ -25,11 +25,18 @@
  * which matches nothing and conflicts with nothing, where 1.0's function
  * gives 0000000000000000 for all of them.
  */
+/* simhash(doc, featureless, ngram, ..., seed, numbers, keywords, idf) */
+#define SIMHASH_ARG_IDF 12
+
 static Datum
 simhash_text(FunctionCallInfo fcinfo, int first_option, bool null_if_featureless)
 {
 	text	   *doc = PG_GETARG_TEXT_PP(0);
-	const tfp_options *opts = &textfp_get_options(fcinfo, first_option, true)->opts;
+	/* 1.1's overload has numbers, keywords and idf after seed */
+	bool		ranked = first_option == 2;
+	tfp_options local = textfp_get_ranked_options(fcinfo, first_option, true, ranked)->opts;
+	const tfp_options *opts = &local;
+	tfp_idf		idf_view;
 	size_t		len;
 	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	tfp_env		env;
@@ -37,6 +44,8 @@ simhash_text(FunctionCallInfo fcinfo, int first_option, bool null_if_featureless
 	size_t		nfeatures;
 	tfp_status	rc;
 
+	if (ranked)
+		local.idf = textfp_idf_arg(fcinfo, SIMHASH_ARG_IDF, &idf_view);
 	textfp_env_init(&env, CurrentMemoryContext);
 	rc = tfp_simhash_text(&env, opts, u8, len, &fp, &nfeatures);
 	if (rc != TFP_OK)
@@ -58,6 +67,43 @@ Datum
 textfp_simhash_text_featureless(PG_FUNCTION_ARGS)
 {
 	return simhash_text(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
+}
+
+/*
+ * simhash_features(doc, <options>, numbers): the sorted, distinct feature
+ * hashes simhash() weighs under the same options, which idf_model() counts.
+ */
+PG_FUNCTION_INFO_V1(textfp_simhash_features);
+Datum
+textfp_simhash_features(PG_FUNCTION_ARGS)
+{
+	text	   *doc = PG_GETARG_TEXT_PP(0);
+	const tfp_options *opts = &textfp_get_ranked_options(fcinfo, 1, false, true)->opts;
+	tfp_featureset fs;
+	uint64	   *h;
+	Datum	   *d;
+	size_t		len;
+	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
+	tfp_env		env;
+	tfp_status	rc;
+
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_extract(&env, opts, u8, len, true, false, &fs);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	if (fs.n > MaxArraySize)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many features: %zu", fs.n)));
+	h = palloc((fs.n ? fs.n : 1) * sizeof(uint64));
+	for (size_t i = 0; i < fs.n; i++)
+		h[i] = fs.items[i].hash;
+	if ((rc = tfp_sort_u64(&env, h, fs.n, true)) != TFP_OK)
+		textfp_report(rc, &env);
+	d = palloc((fs.n ? fs.n : 1) * sizeof(Datum));
+	for (size_t i = 0; i < fs.n; i++)
+		d[i] = Int64GetDatum((int64) h[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, (int) fs.n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
 typedef struct FeaturesState

@@ -203,6 +203,10 @@ typedef struct TextfpOptions
 
 extern const TextfpOptions *textfp_get_options(FunctionCallInfo fcinfo, int first,
 											   bool has_weighting);
+extern const TextfpOptions *textfp_get_ranked_options(FunctionCallInfo fcinfo, int first,
+													  bool has_weighting, bool has_ranking);
+/* idf_model.c: the model argument argno as the core's view; NULL for 'none' */
+extern const tfp_idf *textfp_idf_arg(FunctionCallInfo fcinfo, int argno, tfp_idf *view);
 extern const TextfpOptions *textfp_parse_options(FunctionCallInfo fcinfo, int first,
 												 bool has_weighting, MemoryContext cxt);
 extern bool textfp_text_is(text *t, const char *s);

@@ -44,6 +44,19 @@ INSERT INTO bench_methods (ord, method, expr) VALUES
 	(10, 'minhash(body, method => ''kperm'')', 'minhash(body, method => ''kperm'')'),
 	(11, 'minhash(body, k => 256)', 'minhash(body, k => 256)'),
 	(12, 'shingles(body)', 'shingles(body)');
+-- 1.1's weights (issue 22): sublinear TF, and TF-IDF with a model of both tables (built once
+-- below, read by an InitPlan once per query), with the recommended stopwords
+INSERT INTO bench_methods (ord, method, expr) VALUES
+	(16, 'simhash(body, ''null'', stopwords => ''zh+snowball'')', 'simhash(body, ''null'', stopwords => ''zh+snowball'')'),
+	(17, 'simhash(body, ''null'', stopwords => ''zh+snowball'', weighting => ''sublinear'')',
+		'simhash(body, ''null'', stopwords => ''zh+snowball'', weighting => ''sublinear'')'),
+	(18, 'simhash(body, ''null'', stopwords => ''zh+snowball'', weighting => ''sublinear'', idf => m)',
+		'simhash(body, ''null'', stopwords => ''zh+snowball'', weighting => ''sublinear'', idf => (SELECT m FROM bench_idf))'),
+	(19, 'simhash(body, ''null'', stopwords => ''zh+snowball'', idf => m, numbers => ''drop'', keywords => 128)',
+		'simhash(body, ''null'', stopwords => ''zh+snowball'', idf => (SELECT m FROM bench_idf), numbers => ''drop'', keywords => 128)');
+CREATE TEMP TABLE bench_idf AS
+	SELECT idf_model(simhash_features(body, stopwords => 'zh+snowball')) AS m
+	FROM (SELECT body FROM bench_en UNION ALL SELECT body FROM bench_zh) b;
 -- the signing step alone, from the same rows' stored shingle arrays (sh = shingles(body)):
 -- the floor (detoast the array), then both methods at k = 128
 INSERT INTO bench_methods (ord, method, expr, input) VALUES

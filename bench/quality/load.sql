@@ -74,18 +74,36 @@ ANALYZE doc_trgm;
 -- called with no option at all, which must give the same (sql/golden.sql checks it).
 CREATE FUNCTION score_split(p_split text, p_cfg text, p_methods text[],
 		p_ngram integer DEFAULT NULL, p_shingle integer DEFAULT NULL, p_stopwords text DEFAULT NULL,
-		p_weighting text DEFAULT NULL, p_simplify boolean DEFAULT NULL, p_k integer DEFAULT NULL)
+		p_weighting text DEFAULT NULL, p_simplify boolean DEFAULT NULL, p_k integer DEFAULT NULL,
+		p_numbers text DEFAULT NULL, p_keywords integer DEFAULT NULL, p_idf boolean DEFAULT NULL)
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
 	k integer;
 	-- every option NULL: call the functions with no option at all
-	bare boolean := num_nulls(p_ngram, p_shingle, p_stopwords, p_weighting, p_simplify, p_k) = 6;
+	bare boolean := num_nulls(p_ngram, p_shingle, p_stopwords, p_weighting, p_simplify, p_k,
+		p_numbers, p_keywords, p_idf) = 9;
+	-- 1.1's numbers, keywords and idf: the simhash(doc, featureless, ...) overload
+	ranked boolean := num_nonnulls(p_numbers, p_keywords, p_idf) > 0;
+	model idf_model := 'none';
 BEGIN
+	-- with p_idf, the model of the texts scored, per language, as a table would build its own
+	DROP TABLE IF EXISTS split_model;
+	CREATE TEMP TABLE split_model AS
+	SELECT d.lang, idf_model(simhash_features(d.txt, ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
+			stopwords => coalesce(p_stopwords, 'builtin'), simplify => coalesce(p_simplify, false),
+			numbers => coalesce(p_numbers, 'keep'))) AS m
+	FROM doc d WHERE d.split = p_split AND p_idf GROUP BY d.lang;
 	DROP TABLE IF EXISTS fp;
 	CREATE TEMP TABLE fp AS
 	SELECT d.id, d.lang, d.family, d.kcode,
 		CASE WHEN NOT 'simhash' = ANY (p_methods) THEN NULL
 			WHEN bare THEN simhash(d.txt)
+			WHEN ranked THEN simhash(d.txt, 'fingerprint',
+				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
+				stopwords => coalesce(p_stopwords, 'builtin'), weighting => coalesce(p_weighting, 'tf'),
+				simplify => coalesce(p_simplify, false), numbers => coalesce(p_numbers, 'keep'),
+				keywords => coalesce(p_keywords, 0),
+				idf => CASE WHEN p_idf THEN (SELECT m FROM split_model s WHERE s.lang = d.lang) ELSE model END)
 			ELSE simhash(d.txt,
 				ngram => coalesce(p_ngram, 2), shingle => coalesce(p_shingle, 1),
 				stopwords => coalesce(p_stopwords, 'builtin'), weighting => coalesce(p_weighting, 'tf'),

@@ -20,3 +20,10 @@ SELECT score_split('tuning', 'weighting=binary', ARRAY['simhash'], p_weighting =
 SELECT score_split('tuning', 'simplify=true', ARRAY['simhash', 'minhash'], p_simplify => true);
 SELECT score_split('tuning', format('k=%s', k), ARRAY['minhash'], p_k => k)
 	FROM unnest(ARRAY[32, 64, 256]) k;
+-- 1.1's weights (issue 22): sublinear TF, numbers, keywords, and TF-IDF with a model of the split's own texts
+SELECT score_split('tuning', format('stopwords=zh+snowball weighting=%s%s%s%s', w,
+		CASE WHEN idf THEN ' idf' ELSE '' END, coalesce(' numbers=' || nu, ''), coalesce(' keywords=' || kw, '')),
+		ARRAY['simhash'], p_stopwords => 'zh+snowball', p_weighting => w, p_idf => idf, p_numbers => nu, p_keywords => kw)
+	FROM (VALUES ('sublinear', false, NULL, NULL), ('tf', true, NULL, NULL), ('sublinear', true, NULL, NULL),
+		('binary', true, NULL, NULL), ('sublinear', true, 'drop', NULL), ('tf', false, 'drop', NULL),
+		('tf', false, 'shape', NULL), ('sublinear', true, NULL, 128)) g(w, idf, nu, kw);

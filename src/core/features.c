@@ -26,6 +26,9 @@ tfp_options_default(tfp_options *opts)
 	opts->user_stopwords = NULL;
 	opts->weighting = TFP_WEIGHT_TF;
 	opts->seed = 0;
+	opts->numbers = TFP_NUMBERS_KEEP;
+	opts->keywords = 0;
+	opts->idf = NULL;
 }
 
 static tfp_status
@@ -62,7 +65,11 @@ typedef struct shingler
 	const tfp_stopset *builtin;
 	bool		fused_stopwords;
 	size_t		k;
-	tfp_span	ring[TFP_MAX_SHINGLE];	/* the last k kept tokens */
+	struct
+	{
+		const char *p;
+		size_t		len;
+	}			ring[TFP_MAX_SHINGLE];	/* the last k kept tokens */
 	size_t		kept;			/* tokens kept so far */
 	byte_buf	scratch;		/* a shingle's text */
 	uint64_t	features;
@@ -81,22 +88,19 @@ emit_shingle(shingler *sh, size_t last, size_t width)
 
 	if (width == 1)
 	{
-		const tfp_span *t = &sh->ring[last % sh->k];
-
-		ftext = sh->norm + t->off;
-		flen = t->len;
+		ftext = sh->ring[last % sh->k].p;
+		flen = sh->ring[last % sh->k].len;
 	}
 	else
 	{
 		sh->scratch.len = 0;
 		for (size_t i = last + 1 - width; i <= last && rc == TFP_OK; i++)
 		{
-			const tfp_span *t = &sh->ring[i % sh->k];
-
 			if (i > last + 1 - width)
 				rc = buf_append(sh->env, &sh->scratch, " ", 1);
 			if (rc == TFP_OK)
-				rc = buf_append(sh->env, &sh->scratch, sh->norm + t->off, t->len);
+				rc = buf_append(sh->env, &sh->scratch, sh->ring[i % sh->k].p,
+								sh->ring[i % sh->k].len);
 		}
 		if (rc != TFP_OK)
 			return rc;
@@ -113,12 +117,31 @@ emit_shingle(shingler *sh, size_t last, size_t width)
 	return sh->sink(sh->arg, h, ftext, flen);
 }
 
+/* True for a token of ASCII digits only (NFKC made other digit forms ASCII). */
+static bool
+all_digits(const char *w, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (w[i] < '0' || w[i] > '9')
+			return false;
+	return len > 0;
+}
+
 static tfp_status
 shingler_token(void *arg, size_t off, size_t len)
 {
 	shingler   *sh = (shingler *) arg;
 	const char *w = sh->norm + off;
 
+	/* before stopwords, so that both ways of looking them up see the same token */
+	if (sh->opts->numbers != TFP_NUMBERS_KEEP && all_digits(w, len))
+	{
+		/* a number says little about the text, and edits change numbers */
+		if (sh->opts->numbers == TFP_NUMBERS_DROP)
+			return TFP_OK;
+		w = "0000";
+		len = len < 4 ? len : 4;
+	}
 	/*
 	 * Single tokens hashed with seed 0 are hashed exactly as stopwords are
 	 * looked up: then emit_shingle drops stopwords with the feature hash
@@ -128,8 +151,8 @@ shingler_token(void *arg, size_t off, size_t len)
 		(tfp_stopset_contains(sh->builtin, w, len) ||
 		 tfp_stopset_contains(sh->opts->user_stopwords, w, len)))
 		return TFP_OK;
-	sh->ring[sh->kept % sh->k].off = (uint32_t) off;
-	sh->ring[sh->kept % sh->k].len = (uint32_t) len;
+	sh->ring[sh->kept % sh->k].p = w;
+	sh->ring[sh->kept % sh->k].len = len;
 	sh->kept++;
 	return sh->kept >= sh->k ? emit_shingle(sh, sh->kept - 1, sh->k) : TFP_OK;
 }
@@ -319,9 +342,130 @@ tfp_featureset_free(tfp_env *env, tfp_featureset *fs)
 }
 
 int64_t
+tfp_log2_fixed(uint64_t x)
+{
+	int			ip = 63;
+	uint64_t	y;
+	int64_t		frac = 0;
+
+	if (x == 0)
+		return 0;
+	while (!(x >> ip))
+		ip--;
+	/* the mantissa in [1, 2) with 31 fraction bits */
+	y = ip >= 31 ? x >> (ip - 31) : x << (31 - ip);
+	/* a bit of the logarithm per squaring: y^2 >= 2 means that bit is 1 */
+	for (int b = TFP_WEIGHT_FRAC_BITS - 1; b >= 0; b--)
+	{
+		y = (y * y) >> 31;
+		if (y >= (UINT64_C(1) << 32))
+		{
+			y >>= 1;
+			frac |= INT64_C(1) << b;
+		}
+	}
+	return ((int64_t) ip << TFP_WEIGHT_FRAC_BITS) | frac;
+}
+
+int64_t
+tfp_ln_fixed(uint64_t x)
+{
+	/* ln 2 in 32 fraction bits, rounded; log2 x < 2^30 in fixed point */
+	return (int64_t) (((uint64_t) tfp_log2_fixed(x) * UINT64_C(2977044472) +
+					   (UINT64_C(1) << 31)) >> 32);
+}
+
+/* a * b in fixed point, rounded, without a 128-bit product: a < 2^55, b < 2^31 */
+static int64_t
+mul_fixed(int64_t a, int64_t b)
+{
+	int64_t		hi = a >> TFP_WEIGHT_FRAC_BITS;
+	int64_t		lo = a & ((INT64_C(1) << TFP_WEIGHT_FRAC_BITS) - 1);
+
+	return hi * b + ((lo * b + (INT64_C(1) << (TFP_WEIGHT_FRAC_BITS - 1))) >> TFP_WEIGHT_FRAC_BITS);
+}
+
+int64_t
 tfp_feature_weight_fixed(const tfp_options *opts, const tfp_feature *f)
 {
 	int64_t		one = INT64_C(1) << TFP_WEIGHT_FRAC_BITS;
+	int64_t		w;
 
-	return opts->weighting == TFP_WEIGHT_BINARY ? one : one * (int64_t) f->count;
+	switch (opts->weighting)
+	{
+		case TFP_WEIGHT_BINARY:
+			w = one;
+			break;
+		case TFP_WEIGHT_SUBLINEAR:
+			w = one + tfp_ln_fixed(f->count);
+			break;
+		default:
+			w = one * (int64_t) f->count;
+			break;
+	}
+	if (opts->idf != NULL && opts->idf->docs > 0)
+		w = mul_fixed(w, tfp_idf_weight_fixed(opts->idf, f->hash));
+	return w;
+}
+
+bool
+tfp_weights_per_feature(const tfp_options *opts)
+{
+	return opts->weighting == TFP_WEIGHT_SUBLINEAR || opts->keywords > 0 ||
+		(opts->idf != NULL && opts->idf->docs > 0);
+}
+
+/* Heavier first; equal weights by hash, so the choice is the same everywhere. */
+static bool
+heavier(const tfp_feature *items, const int64_t *w, size_t a, size_t b)
+{
+	return w[a] != w[b] ? w[a] > w[b] : items[a].hash < items[b].hash;
+}
+
+static void
+swap_item(tfp_feature *items, int64_t *w, size_t a, size_t b)
+{
+	tfp_feature t = items[a];
+	int64_t		tw = w[a];
+
+	items[a] = items[b];
+	w[a] = w[b];
+	items[b] = t;
+	w[b] = tw;
+}
+
+/* Restores the min-heap (lightest on top) of items[0..n) below position i. */
+static void
+sift_down(tfp_feature *items, int64_t *w, size_t n, size_t i)
+{
+	for (;;)
+	{
+		size_t		l = 2 * i + 1;
+		size_t		m = i;
+
+		if (l < n && heavier(items, w, m, l))
+			m = l;
+		if (l + 1 < n && heavier(items, w, m, l + 1))
+			m = l + 1;
+		if (m == i)
+			return;
+		swap_item(items, w, i, m);
+		i = m;
+	}
+}
+
+void
+tfp_select_keywords(tfp_feature *items, int64_t *weights, size_t n, size_t keep)
+{
+	if (keep >= n)
+		return;
+	/* a min-heap of the keep heaviest so far: O(n log keep) */
+	for (size_t i = keep / 2; i-- > 0;)
+		sift_down(items, weights, keep, i);
+	for (size_t i = keep; i < n; i++)
+		if (keep > 0 && heavier(items, weights, i, 0))
+		{
+			swap_item(items, weights, 0, i);
+			sift_down(items, weights, keep, 0);
+		}
 }

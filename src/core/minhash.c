@@ -373,7 +373,7 @@ put_u64(unsigned char *p, uint64_t v)
 uint32_t
 tfp_pipeline_id(const tfp_options *opts)
 {
-	unsigned char buf[8 * 7];
+	unsigned char buf[8 * 8];
 	size_t		n = 0;
 	uint64_t	h;
 
@@ -384,6 +384,9 @@ tfp_pipeline_id(const tfp_options *opts)
 	n += put_u64(buf + n, (uint64_t) opts->simplify);
 	n += put_u64(buf + n, (uint64_t) opts->builtin_stopwords);
 	n += put_u64(buf + n, tfp_stopset_fingerprint(opts->user_stopwords));
+	/* 1.1's numbers option, only when it changes the set (1.0's ids stay) */
+	if (opts->numbers != TFP_NUMBERS_KEEP)
+		n += put_u64(buf + n, (uint64_t) opts->numbers);
 	h = tfp_hash(buf, n, 0);
 	/* 0 is reserved for signatures of caller-made shingles */
 	return (uint32_t) (h >> 32) ? (uint32_t) (h >> 32) : 1;

@@ -147,7 +147,7 @@ tfp_simhash_text(tfp_env *env, const tfp_options *opts, const char *utf8,
 	 * same as count times weight per distinct feature), binary every
 	 * distinct feature once.
 	 */
-	if (opts->weighting == TFP_WEIGHT_TF)
+	if (opts->weighting == TFP_WEIGHT_TF && !tfp_weights_per_feature(opts))
 	{
 		simhash_sink s;			/* 8 kB on the stack */
 
@@ -160,6 +160,42 @@ tfp_simhash_text(tfp_env *env, const tfp_options *opts, const char *utf8,
 			rc = simhash_flush(&s);
 		if (nfeatures)
 			*nfeatures = s.total;
+	}
+	else if (tfp_weights_per_feature(opts))
+	{
+		/* weights differ: count each distinct feature, weigh it, add it */
+		tfp_feature_table t;
+		int64_t    *w = NULL;
+		size_t		n;
+
+		tfp_feature_table_init(env, &t, true, false);
+		rc = tfp_pipeline(env, opts, utf8, len, tfp_feature_table_add, &t);
+		if (rc == TFP_OK && t.n > 0 &&
+			(w = env->alloc(env->ctx, t.n * sizeof(int64_t))) == NULL)
+			rc = TFP_ENOMEM;
+		for (size_t i = 0; rc == TFP_OK && i < t.n; i++)
+		{
+			w[i] = tfp_feature_weight_fixed(opts, &t.items[i]);
+			if (env->check_interrupts && (i & 0xFFFF) == 0xFFFF)
+				env->check_interrupts(env->ctx);
+		}
+		n = t.n;
+		if (rc == TFP_OK && opts->keywords > 0 && (size_t) opts->keywords < n)
+		{
+			tfp_select_keywords(t.items, w, n, (size_t) opts->keywords);
+			n = (size_t) opts->keywords;
+		}
+		for (size_t i = 0; rc == TFP_OK && i < n; i++)
+		{
+			rc = tfp_simhash_add(&acc, t.items[i].hash, w[i]);
+			if (env->check_interrupts && (i & 0xFFFF) == 0xFFFF)
+				env->check_interrupts(env->ctx);
+		}
+		if (nfeatures)
+			*nfeatures = t.n;
+		if (w)
+			env->free(env->ctx, w);
+		tfp_feature_table_free(&t);
 	}
 	else
 	{

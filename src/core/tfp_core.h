@@ -76,8 +76,19 @@ typedef enum tfp_tokenizer
 typedef enum tfp_weighting
 {
 	TFP_WEIGHT_TF = 0,			/* term frequency (default) */
-	TFP_WEIGHT_BINARY			/* 1 per distinct feature */
+	TFP_WEIGHT_BINARY,			/* 1 per distinct feature */
+	TFP_WEIGHT_SUBLINEAR		/* 1 + ln tf ("sublinear tf scaling", 1.1) */
 } tfp_weighting;
+
+/* What the pipeline does with tokens made of ASCII digits only (1.1). */
+typedef enum tfp_numbers
+{
+	TFP_NUMBERS_KEEP = 0,		/* as any other token (1.0) */
+	TFP_NUMBERS_DROP,			/* left out, like stopwords */
+	TFP_NUMBERS_SHAPE			/* each becomes "0", "00", "000" or "0000" by length */
+} tfp_numbers;
+
+typedef struct tfp_idf tfp_idf;
 
 /* Built-in stopword lists, as a bit mask (part of pipeline identities). */
 #define TFP_STOP_ZH 0x1
@@ -98,6 +109,9 @@ typedef struct tfp_options
 	const tfp_stopset *user_stopwords;	/* NULL for none */
 	tfp_weighting weighting;
 	uint64_t	seed;			/* feature hash seed */
+	tfp_numbers numbers;		/* digit-only tokens (1.1) */
+	int			keywords;		/* SimHash over the top keywords features by weight; 0: all */
+	const tfp_idf *idf;			/* document frequencies to weight by; NULL: none */
 } tfp_options;
 
 extern void tfp_options_default(tfp_options *opts);
@@ -243,9 +257,73 @@ extern tfp_status tfp_extract(tfp_env *env, const tfp_options *opts,
 							  tfp_featureset *out);
 extern void tfp_featureset_free(tfp_env *env, tfp_featureset *fs);
 
-/* The weight the pipeline gives a feature, in fixed point. */
+/*
+ * The weight the pipeline gives a feature, in fixed point: its term
+ * frequency part (count, 1, or 1 + ln count) times, with opts->idf, the
+ * feature's inverse document frequency 1 + ln((N + 1) / (df + 1)).  Integer
+ * arithmetic only, so the same on every platform.
+ */
 extern int64_t tfp_feature_weight_fixed(const tfp_options *opts,
 										const tfp_feature *f);
+
+/* ln x in fixed point (TFP_WEIGHT_FRAC_BITS fraction bits), x >= 1, from integers only. */
+extern int64_t tfp_ln_fixed(uint64_t x);
+/* log2 x in the same fixed point, x >= 1, truncated. */
+extern int64_t tfp_log2_fixed(uint64_t x);
+
+/* True when a simhash under opts needs each distinct feature's count (not TF without extras). */
+extern bool tfp_weights_per_feature(const tfp_options *opts);
+
+/*
+ * Keep the keep features of greatest weight (ties: smaller hash first);
+ * weights[] is parallel to items[] and is reordered with it.
+ */
+extern void tfp_select_keywords(tfp_feature *items, int64_t *weights, size_t n,
+								size_t keep);
+
+/* --- document frequency models for TF-IDF (idf.c) --- */
+
+/*
+ * A count-min sketch of document frequencies: depth rows of width counters
+ * (width a power of two); a document adds 1 to one counter of each row for
+ * each distinct feature it has.  Sketches add counter by counter, so the
+ * model of a table is the same whatever the order of its rows or how a
+ * parallel plan splits them; its size is fixed by width, however large the
+ * corpus.  Counters are stored row after row.  Bucket positions and the
+ * estimate are frozen: stored fingerprints depend on them.
+ */
+#define TFP_IDF_DEPTH 4
+#define TFP_IDF_WIDTH_MIN 64
+#define TFP_IDF_WIDTH_MAX 65536
+#define TFP_IDF_WIDTH_DEFAULT 4096
+#define TFP_IDF_VERSION 1
+
+struct tfp_idf
+{
+	uint64_t	docs;			/* documents counted; 0: the empty model */
+	uint32_t	width;			/* counters per row, a power of two */
+	uint64_t	total;			/* sum of every row (each row sums to it) */
+	int64_t		log2_docs;		/* tfp_log2_fixed(docs + 1), set by tfp_idf_check */
+	const uint32_t *counts;		/* TFP_IDF_DEPTH * width counters */
+};
+
+/* Bucket of feature h in row r. */
+extern uint32_t tfp_idf_bucket(uint64_t h, int row, uint32_t width);
+/* Adds one document's distinct features (repeats are the caller's to remove). */
+extern tfp_status tfp_idf_add_doc(uint32_t *counts, uint32_t width,
+								  const uint64_t *features, size_t n);
+/* Adds sketch from into into (same width); TFP_EOVERFLOW if a counter would pass UINT32_MAX. */
+extern tfp_status tfp_idf_merge(uint32_t *into, const uint32_t *from, uint32_t width);
+/*
+ * Checks a sketch read from outside: width a power of two in range, every
+ * row the same sum (a document adds as much to each row); fills model->total
+ * and model->log2_docs.
+ */
+extern bool tfp_idf_check(tfp_idf *model);
+/* Estimated number of documents that have feature h (0..docs). */
+extern uint64_t tfp_idf_df(const tfp_idf *model, uint64_t h);
+/* 1 + ln((docs + 1) / (df + 1)) in fixed point; 1.0 for the empty model. */
+extern int64_t tfp_idf_weight_fixed(const tfp_idf *model, uint64_t h);
 
 /* --- SimHash (simhash.c) --- */
 typedef struct tfp_simhash_acc

@@ -2133,6 +2133,7 @@ error_allocation_failures(void)
 #include "test_mih.c"
 #include "test_exact.c"
 #include "test_cluster.c"
+#include "test_weights.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2235,6 +2236,12 @@ static const unit_case cases[] = {
 	UNIT_CASE(cluster_chain_components_and_star),
 	UNIT_CASE(cluster_large_and_interrupts),
 	UNIT_CASE(cluster_out_of_memory_paths),
+	UNIT_CASE(weights_log_fixed_values),
+	UNIT_CASE(weights_sublinear_and_idf),
+	UNIT_CASE(weights_idf_sketch_merges_and_checks),
+	UNIT_CASE(weights_keywords_are_the_heaviest),
+	UNIT_CASE(weights_simhash_text_equals_by_hand),
+	UNIT_CASE(weights_numbers_option),
 };
 
 int
