@@ -109,7 +109,8 @@ DROP TABLE del;
 BEGIN;
 CREATE OR REPLACE FUNCTION simhash(doc text, featureless text, ngram integer DEFAULT 2, shingle integer DEFAULT 1,
 	tokenizer text DEFAULT 'ngram', simplify boolean DEFAULT false, stopwords text DEFAULT 'builtin',
-	user_stopwords text[] DEFAULT '{}', weighting text DEFAULT 'tf', seed bigint DEFAULT 7)
+	user_stopwords text[] DEFAULT '{}', weighting text DEFAULT 'tf', seed bigint DEFAULT 7,
+	numbers text DEFAULT 'keep', keywords integer DEFAULT 0, idf idf_model DEFAULT 'none')
 RETURNS simhash64 AS '$libdir/textfp', 'textfp_simhash_text_featureless' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION minhash(doc text, featureless text, k integer DEFAULT 32, method text DEFAULT 'oph',
 	ngram integer DEFAULT 2, shingle integer DEFAULT 2, tokenizer text DEFAULT 'ngram', simplify boolean DEFAULT false,
