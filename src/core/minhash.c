@@ -373,9 +373,12 @@ put_u64(unsigned char *p, uint64_t v)
 uint32_t
 tfp_pipeline_id(const tfp_options *opts)
 {
-	unsigned char buf[8 * 7];
+	unsigned char buf[8 * 9];
 	size_t		n = 0;
 	uint64_t	h;
+	const char *name;
+	const char *sha256;
+	uint64_t	digest;
 
 	n += put_u64(buf + n, 1);	/* version of this encoding */
 	n += put_u64(buf + n, (uint64_t) opts->ngram);
@@ -384,6 +387,12 @@ tfp_pipeline_id(const tfp_options *opts)
 	n += put_u64(buf + n, (uint64_t) opts->simplify);
 	n += put_u64(buf + n, (uint64_t) opts->builtin_stopwords);
 	n += put_u64(buf + n, tfp_stopset_fingerprint(opts->user_stopwords));
+	/* a conversion adds its value and its table's digest (1.0's ids stay) */
+	if (tfp_chinese_table(opts->chinese, &name, &sha256, &digest))
+	{
+		n += put_u64(buf + n, (uint64_t) opts->chinese);
+		n += put_u64(buf + n, digest);
+	}
 	h = tfp_hash(buf, n, 0);
 	/* 0 is reserved for signatures of caller-made shingles */
 	return (uint32_t) (h >> 32) ? (uint32_t) (h >> 32) : 1;

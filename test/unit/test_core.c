@@ -2133,6 +2133,7 @@ error_allocation_failures(void)
 #include "test_mih.c"
 #include "test_exact.c"
 #include "test_cluster.c"
+#include "test_zh.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2235,6 +2236,15 @@ static const unit_case cases[] = {
 	UNIT_CASE(cluster_chain_components_and_star),
 	UNIT_CASE(cluster_large_and_interrupts),
 	UNIT_CASE(cluster_out_of_memory_paths),
+	UNIT_CASE(zh_table_is_well_formed),
+	UNIT_CASE(zh_table_matches_tsv),
+	UNIT_CASE(zh_table_is_normalised),
+	UNIT_CASE(zh_values_are_fixed_points),
+	UNIT_CASE(zh_convert_examples),
+	UNIT_CASE(zh_convert_chunks_equal_whole),
+	UNIT_CASE(pieces_chinese_equals_whole),
+	UNIT_CASE(zh_normalize_interrupts_and_memory),
+	UNIT_CASE(zh_identity_frozen),
 };
 
 int
