@@ -67,7 +67,7 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache compat_1_0 featureless \
+	options_cache compat_1_0 featureless chinese \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
 	dedup textfp_exact \

@@ -36,7 +36,7 @@ FROM (VALUES ('The quick brown fox jumps over the lazy dog'), ('今天天气很�
 -- 1.0's % is still its own commutator here, and 1.1's objects are absent
 SELECT oprname, oprcom = oid AS own_commutator FROM pg_operator
 WHERE oprname = '%' AND oprleft IN ('simhash64'::regtype, 'minhash_sig'::regtype) ORDER BY oprleft;
-SELECT to_regprocedure('simhash(text,text,integer,integer,text,boolean,text,text[],text,bigint)') IS NULL
+SELECT to_regprocedure('simhash(text,text,integer,integer,text,boolean,text,text[],text,bigint,text)') IS NULL
        AS no_featureless_overload;
 \set new_objects 'SELECT (SELECT count(*) FROM pg_am WHERE amname = ''mih'') AS mih_am, (SELECT count(*) FROM pg_opclass WHERE opcname IN (''mih_simhash64_ops'', ''gin_minhash_lsh_ops'')) AS new_opclasses, to_regtype(''lsh_query'') IS NOT NULL AS lsh_query_type, (SELECT count(*) FROM pg_proc WHERE proname IN (''minhash_bands'', ''minhash_lsh'', ''lsh_probability'', ''lsh_params'', ''lsh_params_for'')) AS lsh_functions'
 :new_objects;

@@ -81,7 +81,7 @@
  */
 #define DEDUP_LOCK_BUDGET	256
 #define DEDUP_MAX_ESCALATE	1000000
-#define DEDUP_MAX_ARGS		11		/* minhash(text, featureless, k, ...): 11 */
+#define DEDUP_MAX_ARGS		12		/* minhash(text, featureless, k, ..., chinese): 12 */
 
 typedef enum DedupMode
 {
@@ -209,6 +209,7 @@ typedef struct PipelineArgs
 	const char *seed;
 	const char *k;				/* minhash only */
 	const char *method;			/* minhash only */
+	const char *chinese;
 } PipelineArgs;
 
 static int32
@@ -258,13 +259,13 @@ setup_fingerprint(DedupConfig *c, const char *nsp, const PipelineArgs *p)
 	b = p->simplify ? b : false;
 	if (!c->minhash)
 	{
-		Oid			args[10] = {TEXTOID, TEXTOID, INT4OID, INT4OID, TEXTOID, BOOLOID,
-		TEXTOID, text_array, TEXTOID, INT8OID};
+		Oid			args[11] = {TEXTOID, TEXTOID, INT4OID, INT4OID, TEXTOID, BOOLOID,
+		TEXTOID, text_array, TEXTOID, INT8OID, TEXTOID};
 
 		if (p->k || p->method)
 			bad_trigger(c, "k and method are options of minhash_sig fingerprints.", NULL);
-		fmgr_info_cxt(own_function(nsp, "simhash", 10, args), &c->fp_fn, c->cxt);
-		c->fp_nargs = 10;
+		fmgr_info_cxt(own_function(nsp, "simhash", 11, args), &c->fp_fn, c->cxt);
+		c->fp_nargs = 11;
 		a[1] = text_datum("null");
 		a[2] = Int32GetDatum(p->ngram ? int_arg(c, "ngram", p->ngram) : 2);
 		a[3] = Int32GetDatum(p->shingle ? int_arg(c, "shingle", p->shingle) : 1);
@@ -274,16 +275,17 @@ setup_fingerprint(DedupConfig *c, const char *nsp, const PipelineArgs *p)
 		a[7] = user;
 		a[8] = text_datum(p->weighting ? p->weighting : "tf");
 		a[9] = DirectFunctionCall1(int8in, CStringGetDatum(p->seed ? p->seed : "0"));
+		a[10] = text_datum(p->chinese ? p->chinese : "none");
 	}
 	else
 	{
-		Oid			args[11] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, INT4OID, INT4OID,
-		TEXTOID, BOOLOID, TEXTOID, text_array, INT8OID};
+		Oid			args[12] = {TEXTOID, TEXTOID, INT4OID, TEXTOID, INT4OID, INT4OID,
+		TEXTOID, BOOLOID, TEXTOID, text_array, INT8OID, TEXTOID};
 
 		if (p->weighting)
 			bad_trigger(c, "weighting is an option of simhash64 fingerprints.", NULL);
-		fmgr_info_cxt(own_function(nsp, "minhash", 11, args), &c->fp_fn, c->cxt);
-		c->fp_nargs = 11;
+		fmgr_info_cxt(own_function(nsp, "minhash", 12, args), &c->fp_fn, c->cxt);
+		c->fp_nargs = 12;
 		a[1] = text_datum("null");
 		a[2] = Int32GetDatum(p->k ? int_arg(c, "k", p->k) : 128);
 		a[3] = text_datum(p->method ? p->method : "oph");
@@ -294,6 +296,7 @@ setup_fingerprint(DedupConfig *c, const char *nsp, const PipelineArgs *p)
 		a[8] = text_datum(p->stopwords ? p->stopwords : "none");
 		a[9] = user;
 		a[10] = DirectFunctionCall1(int8in, CStringGetDatum(p->seed ? p->seed : "0"));
+		a[11] = text_datum(p->chinese ? p->chinese : "none");
 	}
 	memset(c->fp_nulls, 0, sizeof(c->fp_nulls));
 }
@@ -443,6 +446,7 @@ build_config(DedupConfig *c, TriggerData *td)
 		ARG("seed", pipe.seed);
 		ARG("k", pipe.k);
 		ARG("method", pipe.method);
+		ARG("chinese", pipe.chinese);
 #undef ARG
 		if (slot == NULL)
 			bad_trigger(c, psprintf("unknown argument \"%s\".", name),
