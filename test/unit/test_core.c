@@ -2245,6 +2245,7 @@ static const unit_case cases[] = {
 	UNIT_CASE(pieces_chinese_equals_whole),
 	UNIT_CASE(zh_normalize_interrupts_and_memory),
 	UNIT_CASE(zh_identity_frozen),
+	UNIT_CASE(zh_builtin_stopwords_unchanged),
 };
 
 int
