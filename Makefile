@@ -11,6 +11,8 @@ CORE_OBJS = \
 	src/core/mem.o \
 	src/core/hash.o \
 	src/core/normalize.o \
+	src/core/zh_convert.o \
+	src/core/zh_mainland_data.o \
 	src/core/tokenize.o \
 	src/core/stopwords.o \
 	src/core/stopwords_data.o \
@@ -69,7 +71,7 @@ OBJS = $(CORE_OBJS) \
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache compat_1_0 script_decoys featureless weighting \
+	options_cache compat_1_0 script_decoys featureless weighting chinese \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
@@ -96,6 +98,7 @@ include $(PGXS)
 
 # PGXS does not track headers: every object depends on those it may include.
 $(CORE_OBJS): src/core/tfp_core.h
+src/core/normalize.o src/core/zh_convert.o src/core/zh_mainland_data.o: src/core/tfp_zh.h
 src/core/cluster.o src/cluster.o: src/core/tfp_cluster.h
 $(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
 MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan.o src/mihvacuum.o \
@@ -143,7 +146,7 @@ UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
 		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
-		src/core/tfp_cluster.h
+		src/core/tfp_cluster.h test/unit/test_zh.c src/core/tfp_zh.h data/opencc/mainland.tsv
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

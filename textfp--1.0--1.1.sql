@@ -138,11 +138,12 @@ CREATE FUNCTION simhash_features(
 	stopwords text DEFAULT 'builtin',
 	user_stopwords text[] DEFAULT '{}',
 	seed bigint DEFAULT 0,
-	numbers text DEFAULT 'keep')
+	numbers text DEFAULT 'keep',
+	chinese text DEFAULT 'none')
 RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'textfp_simhash_features'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash_features(text, integer, integer, text, boolean, text, text[], bigint, text)
+COMMENT ON FUNCTION simhash_features(text, integer, integer, text, boolean, text, text[], bigint, text, text)
 	IS 'the sorted, distinct feature hashes simhash() weighs under the same options; idf_model() counts them';
 
 CREATE FUNCTION idf_model_trans(internal, bigint[]) RETURNS internal
@@ -198,8 +199,9 @@ COMMENT ON AGGREGATE idf_model(bigint[], integer)
 -- functions are unchanged, so stored fingerprints and indexes stay valid.
 -- Defaults are the 1.0 functions' own.  simhash's overload also takes, last,
 -- numbers ('keep', 'drop' or 'shape' for tokens of digits), keywords (SimHash
--- over the N features of greatest weight; 0 for all) and idf (a model from
--- the idf_model aggregate); their defaults give the 1.0 value.
+-- over the N features of greatest weight; 0 for all), idf (a model from the
+-- idf_model aggregate) and chinese (explained below, regional Chinese);
+-- minhash's takes chinese last.  Their defaults give the 1.0 value.
 
 CREATE FUNCTION simhash(
 	doc text,
@@ -214,12 +216,13 @@ CREATE FUNCTION simhash(
 	seed bigint DEFAULT 0,
 	numbers text DEFAULT 'keep',
 	keywords integer DEFAULT 0,
-	idf idf_model DEFAULT 'none')
+	idf idf_model DEFAULT 'none',
+	chinese text DEFAULT 'none')
 RETURNS simhash64
 	AS 'MODULE_PATHNAME', 'textfp_simhash_text_featureless'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash(text, text, integer, integer, text, boolean, text, text[], text, bigint, text, integer, idf_model)
-	IS 'SimHash of a text''s weighted features; featureless => ''null'' gives NULL for a text without features; numbers, keywords and idf (1.1) choose what weighs';
+COMMENT ON FUNCTION simhash(text, text, integer, integer, text, boolean, text, text[], text, bigint, text, integer, idf_model, text)
+	IS 'SimHash of a text''s weighted features; featureless => ''null'' gives NULL for a text without features; numbers, keywords, idf and chinese (1.1) choose what weighs';
 
 CREATE FUNCTION minhash(
 	doc text,
@@ -232,11 +235,12 @@ CREATE FUNCTION minhash(
 	simplify boolean DEFAULT false,
 	stopwords text DEFAULT 'none',
 	user_stopwords text[] DEFAULT '{}',
-	seed bigint DEFAULT 0)
+	seed bigint DEFAULT 0,
+	chinese text DEFAULT 'none')
 RETURNS minhash_sig
 	AS 'MODULE_PATHNAME', 'textfp_minhash_text_featureless'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION minhash(text, text, integer, text, integer, integer, text, boolean, text, text[], bigint)
+COMMENT ON FUNCTION minhash(text, text, integer, text, integer, integer, text, boolean, text, text[], bigint, text)
 	IS 'MinHash signature of a text''s shingle set; featureless => ''null'' gives NULL for a text without shingles';
 
 CREATE FUNCTION minhash(
@@ -250,6 +254,74 @@ RETURNS minhash_sig
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION minhash(bigint[], text, integer, bigint, text)
 	IS 'MinHash signature of a set of 64-bit shingle hashes; featureless => ''null'' gives NULL for an empty set';
+
+-- =========================================================================
+-- Regional Chinese: Taiwan and Hong Kong words to mainland ones
+-- =========================================================================
+-- chinese => 'mainland' converts Taiwan and Hong Kong Traditional Chinese to
+-- mainland Simplified word by word (軟體 -> 软件, 檔案 -> 文件), not only
+-- character by character as simplify => true does, through a table frozen
+-- from OpenCC 1.1.6's dictionaries (src/core/zh_mainland_data.c; its digest
+-- is part of the pipeline identity, so a minhash_sig says which table made
+-- it).  'none', the default, changes nothing.  A value names one table for
+-- good: newer data would come as a new value.  It is a text rather than a
+-- boolean so that more targets and tables can come as values, and so that a
+-- named set of options (a preset) can carry it like tokenizer or stopwords.
+-- simhash() and minhash() take it last in their featureless forms (above);
+-- shingles(), textfp_features() and textfp_normalize() get forms that take
+-- it second, required, beside 1.0's, whose calls it cannot capture but for
+-- a quoted literal in second place (textfp_normalize(doc, 'true')), which
+-- PostgreSQL now resolves to the text parameter.
+
+CREATE FUNCTION shingles(
+	doc text,
+	chinese text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 2,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'none',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_shingles_chinese'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shingles(text, text, integer, integer, text, boolean, text, text[], bigint)
+	IS 'the sorted, distinct shingle hashes minhash() uses, with chinese => ''mainland'' or ''none''';
+
+CREATE FUNCTION textfp_features(
+	doc text,
+	chinese text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	weighting text DEFAULT 'tf',
+	seed bigint DEFAULT 0,
+	OUT feature text,
+	OUT hash bigint,
+	OUT weight double precision)
+RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_features_chinese'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_features(text, text, integer, integer, text, boolean, text, text[], text, bigint)
+	IS 'the features simhash() sums, with chinese => ''mainland'' or ''none''';
+
+CREATE FUNCTION textfp_normalize(doc text, chinese text, simplify boolean DEFAULT false)
+RETURNS text
+	AS 'MODULE_PATHNAME', 'textfp_normalize_chinese'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_normalize(text, text, boolean)
+	IS 'the text as the pipeline sees it, with chinese => ''mainland'' or ''none''';
+
+CREATE FUNCTION textfp_chinese_tables(OUT chinese text, OUT name text, OUT sha256 text)
+RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_chinese_tables'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+COMMENT ON FUNCTION textfp_chinese_tables()
+	IS 'the frozen table behind each value of chinese: its name and the SHA-256 of its entries';
 
 -- =========================================================================
 -- minhash_sig ordering: btree for sorting, DISTINCT and unique indexes

@@ -110,11 +110,11 @@ BEGIN;
 CREATE OR REPLACE FUNCTION simhash(doc text, featureless text, ngram integer DEFAULT 2, shingle integer DEFAULT 1,
 	tokenizer text DEFAULT 'ngram', simplify boolean DEFAULT false, stopwords text DEFAULT 'builtin',
 	user_stopwords text[] DEFAULT '{}', weighting text DEFAULT 'tf', seed bigint DEFAULT 7,
-	numbers text DEFAULT 'keep', keywords integer DEFAULT 0, idf idf_model DEFAULT 'none')
+	numbers text DEFAULT 'keep', keywords integer DEFAULT 0, idf idf_model DEFAULT 'none', chinese text DEFAULT 'none')
 RETURNS simhash64 AS '$libdir/textfp', 'textfp_simhash_text_featureless' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION minhash(doc text, featureless text, k integer DEFAULT 32, method text DEFAULT 'oph',
 	ngram integer DEFAULT 2, shingle integer DEFAULT 2, tokenizer text DEFAULT 'ngram', simplify boolean DEFAULT false,
-	stopwords text DEFAULT 'none', user_stopwords text[] DEFAULT '{}', seed bigint DEFAULT 7)
+	stopwords text DEFAULT 'none', user_stopwords text[] DEFAULT '{}', seed bigint DEFAULT 7, chinese text DEFAULT 'none')
 RETURNS minhash_sig AS '$libdir/textfp', 'textfp_minhash_text_featureless' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE TABLE sd (id int PRIMARY KEY, body text, fp simhash64, sig minhash_sig);
 CREATE INDEX ON sd USING mih (fp);

@@ -86,7 +86,7 @@ minhash_sig_check_pair(const MinhashSig *a, const MinhashSig *b)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("cannot compare minhash signatures made with different pipeline options: %08x and %08x",
 						a->pipeline, b->pipeline),
-				 errdetail("The options that decide the shingles (ngram, shingle, tokenizer, simplify, stopwords, user_stopwords) differ, or one signature was made from caller-made shingles (pipeline 00000000)."),
+				 errdetail("The options that decide the shingles (ngram, shingle, tokenizer, simplify, chinese, stopwords, user_stopwords) differ, or one signature was made from caller-made shingles (pipeline 00000000)."),
 				 errhint("Compute both signatures with the same options.")));
 }
 

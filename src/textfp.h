@@ -201,14 +201,18 @@ typedef struct TextfpOptions
 	uint32		pipeline_id;	/* tfp_pipeline_id(&opts) */
 } TextfpOptions;
 
+/* chinese_arg: the argument number of chinese, -1 for the forms without it */
 extern const TextfpOptions *textfp_get_options(FunctionCallInfo fcinfo, int first,
-											   bool has_weighting);
+											   bool has_weighting, int chinese_arg);
 extern const TextfpOptions *textfp_get_ranked_options(FunctionCallInfo fcinfo, int first,
-													  bool has_weighting, bool has_ranking);
+													  bool has_weighting, bool has_ranking,
+													  int chinese_arg);
 /* idf_model.c: the model argument argno as the core's view; NULL for 'none' */
 extern const tfp_idf *textfp_idf_arg(FunctionCallInfo fcinfo, int argno, tfp_idf *view);
 extern const TextfpOptions *textfp_parse_options(FunctionCallInfo fcinfo, int first,
-												 bool has_weighting, MemoryContext cxt);
+												 bool has_weighting, int chinese_arg,
+												 MemoryContext cxt);
+extern tfp_chinese textfp_chinese_option(text *value, bool simplify);
 extern bool textfp_text_is(text *t, const char *s);
 extern int	textfp_stopword_lists(const char *what, text *value);
 extern bool textfp_null_if_featureless(text *value);

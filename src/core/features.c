@@ -181,7 +181,7 @@ tfp_pipeline(tfp_env *env, const tfp_options *opts, const char *utf8, size_t len
 	sh.fused_stopwords = sh.k == 1 && opts->seed == 0 &&
 		(sh.builtin != NULL || opts->user_stopwords != NULL);
 
-	rc = tfp_normalize(env, utf8, len, opts->simplify, &norm, &nlen);
+	rc = tfp_normalize_chinese(env, utf8, len, opts->simplify, opts->chinese, 0, &norm, &nlen);
 	if (rc != TFP_OK)
 		return rc;
 	sh.norm = norm;

@@ -90,6 +90,18 @@ typedef enum tfp_numbers
 
 typedef struct tfp_idf tfp_idf;
 
+/*
+ * Conversions between regional standards of Chinese (after NFKC_Casefold).
+ * Each value names one frozen table forever (part of pipeline identities);
+ * other data would come under a new value.
+ */
+typedef enum tfp_chinese
+{
+	TFP_CHINESE_NONE = 0,		/* left as it is (default) */
+	TFP_CHINESE_MAINLAND = 1	/* Taiwan and Hong Kong words and characters to
+								 * mainland Simplified (tfp_zh_mainland_table) */
+} tfp_chinese;
+
 /* Built-in stopword lists, as a bit mask (part of pipeline identities). */
 #define TFP_STOP_ZH 0x1
 #define TFP_STOP_EN 0x2
@@ -104,7 +116,8 @@ typedef struct tfp_options
 	int			ngram;			/* 1..TFP_MAX_NGRAM */
 	int			shingle;		/* 1..TFP_MAX_SHINGLE */
 	tfp_tokenizer tokenizer;
-	bool		simplify;		/* Traditional -> Simplified Chinese */
+	bool		simplify;		/* Traditional -> Simplified Chinese (ICU) */
+	tfp_chinese chinese;		/* regional words and characters (tables) */
 	int			builtin_stopwords;	/* TFP_STOP_* mask, 0 for none */
 	const tfp_stopset *user_stopwords;	/* NULL for none */
 	tfp_weighting weighting;
@@ -132,6 +145,16 @@ extern tfp_status tfp_normalize(tfp_env *env, const char *in, size_t len,
 extern tfp_status tfp_normalize_pieces(tfp_env *env, const char *in, size_t len,
 									   bool simplify, size_t piece_bytes,
 									   char **out, size_t *outlen);
+/*
+ * The same, then a conversion of regional Chinese (after simplify, when
+ * both are asked for), in pieces of about piece_bytes (0: the default).
+ */
+extern tfp_status tfp_normalize_chinese(tfp_env *env, const char *in, size_t len,
+										bool simplify, tfp_chinese chinese,
+										size_t piece_bytes, char **out, size_t *outlen);
+/* Name and SHA-256 of the table behind a conversion; false for TFP_CHINESE_NONE. */
+extern bool tfp_chinese_table(tfp_chinese chinese, const char **name,
+							  const char **sha256, uint64_t *digest);
 
 /* --- tokenising (tokenize.c) --- */
 typedef struct tfp_span

@@ -2134,6 +2134,7 @@ error_allocation_failures(void)
 #include "test_exact.c"
 #include "test_cluster.c"
 #include "test_weights.c"
+#include "test_zh.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2242,6 +2243,16 @@ static const unit_case cases[] = {
 	UNIT_CASE(weights_keywords_are_the_heaviest),
 	UNIT_CASE(weights_simhash_text_equals_by_hand),
 	UNIT_CASE(weights_numbers_option),
+	UNIT_CASE(zh_table_is_well_formed),
+	UNIT_CASE(zh_table_matches_tsv),
+	UNIT_CASE(zh_table_is_normalised),
+	UNIT_CASE(zh_values_are_fixed_points),
+	UNIT_CASE(zh_convert_examples),
+	UNIT_CASE(zh_convert_chunks_equal_whole),
+	UNIT_CASE(pieces_chinese_equals_whole),
+	UNIT_CASE(zh_normalize_interrupts_and_memory),
+	UNIT_CASE(zh_identity_frozen),
+	UNIT_CASE(zh_builtin_stopwords_unchanged),
 };
 
 int
