@@ -37,6 +37,7 @@ OBJS = $(CORE_OBJS) \
 	src/simhash64_spgist.o \
 	src/simhash64_gin.o \
 	src/simhash64_selfuncs.o \
+	src/simhash64_cost.o \
 	src/options.o \
 	src/minhash_sig.o \
 	src/jaccard_ball.o \
@@ -66,7 +67,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
 	options_cache compat_1_0 featureless \
-	mih mih_options \
+	mih mih_options index_choice \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
 	dedup textfp_exact \
 	union_find cluster_table stories
