@@ -22,6 +22,7 @@ CORE_OBJS = \
 	src/core/formats.o \
 	src/core/mih.o \
 	src/core/lsh.o \
+	src/core/lsh_choose.o \
 	src/core/exact.o \
 	src/core/cluster.o
 
@@ -68,7 +69,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
 	options_cache compat_1_0 featureless \
 	mih mih_options index_choice \
-	minhash_lsh minhash_lsh_gin minhash_lsh_update \
+	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup textfp_exact \
 	union_find cluster_table stories
 REGRESS_OPTS = --encoding=UTF8 --no-locale
