@@ -24,12 +24,9 @@
 #include <math.h>
 
 #include "access/relation.h"
-#include "catalog/pg_type.h"
-#include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
-#include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
 #include "mih.h"
