@@ -25,6 +25,7 @@ CORE_OBJS = \
 	src/core/formats.o \
 	src/core/mih.o \
 	src/core/lsh.o \
+	src/core/lsh_choose.o \
 	src/core/exact.o \
 	src/core/cluster.o
 
@@ -41,6 +42,7 @@ OBJS = $(CORE_OBJS) \
 	src/simhash64_spgist.o \
 	src/simhash64_gin.o \
 	src/simhash64_selfuncs.o \
+	src/simhash64_cost.o \
 	src/options.o \
 	src/minhash_sig.o \
 	src/jaccard_ball.o \
@@ -72,8 +74,8 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
 	options_cache compat_1_0 script_decoys featureless weighting chinese \
-	mih mih_options \
-	minhash_lsh minhash_lsh_gin minhash_lsh_update \
+	mih mih_options index_choice \
+	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
 	union_find cluster_table cluster_limit stories story_owner plpgsql_decoys plpgsql_lint
 REGRESS_OPTS = --encoding=UTF8 --no-locale

@@ -46,6 +46,7 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	mih_init();					/* the mih access method's options and hooks */
+	simhash64_cost_init();		/* the cost of the tree and GIN classes' scans */
 	cluster_init();				/* textfp.cluster_memory */
 	dedup_init();				/* textfp.dedup_max_locks */
 #if PG_VERSION_NUM >= 150000

@@ -151,6 +151,10 @@ typedef struct TextfpObjects
 	/* 1.1 objects: InvalidOid in a database still at 1.0 */
 	Oid			lsh_query;
 	Oid			lsh_query_fn;	/* lsh_query(minhash_sig, integer, integer, integer) */
+	/* operator families of the simhash64 classes whose cost is ours (simhash64_cost.c) */
+	Oid			gist_simhash64_family;
+	Oid			spgist_simhash64_family;
+	Oid			gin_simhash64_family;
 } TextfpObjects;
 
 extern const TextfpObjects *textfp_objects(void);
@@ -221,6 +225,17 @@ extern void textfp_bad_choice(const char *name, text *value, const char *valid) 
 
 /* mih.c: the mih access method's reloptions and hooks, registered by _PG_init */
 extern void mih_init(void);
+
+/*
+ * simhash64_cost.c: the cost of GiST, SP-GiST and GIN scans of simhash64
+ * (installed by _PG_init), and the radius a path's clauses on its first
+ * column ask for (the setting when none is known; *any: there is such a
+ * clause).
+ */
+struct PlannerInfo;
+struct IndexPath;
+extern void simhash64_cost_init(void);
+extern int	simhash64_path_radius(struct PlannerInfo *root, struct IndexPath *path, bool *any);
 extern void cluster_init(void);
 extern void dedup_init(void);
 extern int	textfp_cluster_memory;

@@ -549,7 +549,7 @@ extern double tfp_set_jaccard(const uint64_t *a, size_t na,
  */
 extern uint32_t tfp_pipeline_id(const tfp_options *opts);
 
-/* --- LSH bands of MinHash signatures (lsh.c) --- */
+/* --- LSH bands of MinHash signatures (lsh.c; the search for a banding: lsh_choose.c) --- */
 
 /*
  * Band keys are stored: the bytes hashed (little-endian) are a version byte,
@@ -637,14 +637,18 @@ typedef struct tfp_lsh_choice
 	double		false_positive; /* area */
 	double		false_negative; /* area */
 	double		candidates;		/* expected per row; -1 without pmf */
+	uint64_t	work;			/* binomial tails evaluated (each O(k)): for tests */
 } tfp_lsh_choice;
 
 /*
- * Every banding with bands * rows <= k and min_bands <= max_min_bands: the
- * one with the least fp_weight * FP area + fn_weight * FN area (areas by
- * Simpson's rule), fewer bands on a tie.  With pmf, among those expected to
- * give at most max_candidates per row; when none does, the one with the
- * fewest, and false is returned.
+ * Of every banding with bands * rows <= k and min_bands <= max_min_bands,
+ * the one with the least fp_weight * FP area + fn_weight * FN area (areas
+ * by Simpson's rule on 128 intervals a side); costs closer than 1e-11 of
+ * the larger weight are equal, and the first in (bands, rows, min_bands)
+ * order wins.  With pmf, among those expected to give at most
+ * max_candidates per row; when none does, the first with the fewest, and
+ * false is returned.  lsh_choose.c says how it avoids evaluating them all;
+ * best->work counts what it did evaluate.  Checks env for interrupts.
  */
 extern bool tfp_lsh_choose(const tfp_lsh_goal *goal, tfp_lsh_choice *best,
 						   tfp_env *env);

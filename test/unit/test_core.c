@@ -2215,6 +2215,8 @@ static const unit_case cases[] = {
 	UNIT_CASE(lsh_probability_matches_simulation),
 	UNIT_CASE(lsh_choose_matches_datasketch),
 	UNIT_CASE(lsh_choose_with_budget),
+	UNIT_CASE(lsh_choose_matches_reference),
+	UNIT_CASE(lsh_choose_extremes_bounded),
 	UNIT_CASE(lsh_parse_params),
 	UNIT_CASE(pieces_normalize_equals_whole),
 	UNIT_CASE(pieces_simplify_phrases),
