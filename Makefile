@@ -64,6 +64,12 @@ OBJS = $(CORE_OBJS) \
 	src/minhash_lsh.o \
 	src/minhash_lsh_selfuncs.o \
 	src/minhash_lsh_gin.o \
+	src/fpcall.o \
+	src/track/track_config.o \
+	src/track/track_store.o \
+	src/track/track_link.o \
+	src/track/track_trigger.o \
+	src/track/track_batch.o \
 	src/dedup.o \
 	src/dedup_config.o \
 	src/dedup_locks.o \
@@ -107,7 +113,11 @@ MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan
 	src/mihwal.o src/mihcost.o src/mihvalidate.o
 $(MIH_OBJS): src/mih.h src/core/tfp_mih.h
 src/core/mih.o: src/core/tfp_mih.h
-src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h
+src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h src/fpcall.h
+src/fpcall.o: src/fpcall.h
+TRACK_OBJS = src/track/track_config.o src/track/track_store.o src/track/track_link.o src/track/track_trigger.o \
+	src/track/track_batch.o
+$(TRACK_OBJS): src/track/track.h src/dedup.h src/fpcall.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.

@@ -2164,3 +2164,697 @@ END
 $$;
 COMMENT ON FUNCTION match_scores(regclass, integer)
 	IS 'distribution of match scores in <table>_matches: pairs per Hamming distance (simhash64) or per Jaccard bucket (minhash_sig)';
+
+-- =========================================================================
+-- issue 21: tracked tables (textfp_track): one registration per table,
+-- stories as lineages in time, kept current on every write
+-- =========================================================================
+-- docs/stories.md is the guide.  CALL textfp_track(T, ...) registers a table:
+-- two tables of T's owner next to it, T_textfp_config (the registration: one
+-- row, the only place its settings live) and T_textfp (the store: a row per
+-- row of T with its fingerprint and its link to its likely source), and
+-- triggers on T that keep the store current (src/track/).  Every later call
+-- takes only the table.  The store is read by the reports as their caller,
+-- and written only by textfp, as T's owner.
+
+CREATE FUNCTION textfp_track_trigger() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'textfp_track_trigger' LANGUAGE C;
+COMMENT ON FUNCTION textfp_track_trigger()
+	IS 'trigger of a tracked table: keeps its store (fingerprints, links, stories) current; made by textfp_track()';
+
+CREATE FUNCTION textfp_track_link(config regclass, after_at text, after_key text, batch integer,
+								  OUT last_at text, OUT last_key text, OUT rows integer, OUT changed integer)
+	AS 'MODULE_PATHNAME', 'textfp_track_link' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION textfp_track_link(regclass, text, text, integer)
+	IS 'internal: relinks the next batch of a tracked table''s rows in (time, key) order after a cursor (NULL: from the first)';
+
+CREATE FUNCTION textfp_track_invalidate(config regclass) RETURNS void
+	AS 'MODULE_PATHNAME', 'textfp_track_invalidate' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION textfp_track_invalidate(regclass)
+	IS 'internal: makes every session read a registration again once the calling transaction commits';
+
+-- The shape of a registration's two tables, as textfp_check_store checks
+-- shapes: columns (name type, not null, default) | constraints.
+CREATE FUNCTION textfp_relation_shape(rel regclass) RETURNS text
+	LANGUAGE sql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT (SELECT string_agg(format('%s %s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
+				CASE WHEN a.attnotnull THEN ' not null' ELSE '' END,
+				CASE WHEN a.atthasdef THEN ' default ' || pg_get_expr(d.adbin, d.adrelid) ELSE '' END
+				|| CASE WHEN a.attgenerated <> '' OR a.attidentity <> '' THEN ' (other)' ELSE '' END
+				|| CASE WHEN a.attcollation <> t.typcollation THEN ' collate ' || a.attcollation::regcollation::text ELSE '' END),
+				';' ORDER BY a.attnum)
+			FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+			LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+			WHERE a.attrelid = rel::oid AND a.attnum > 0 AND NOT a.attisdropped)
+		|| '|' || coalesce((SELECT string_agg(x.contype::text || ' ' || pg_get_constraintdef(x.oid), ';'
+												ORDER BY x.contype, pg_get_constraintdef(x.oid))
+			FROM pg_constraint x WHERE x.conrelid = rel::oid), '')
+$$;
+COMMENT ON FUNCTION textfp_relation_shape(regclass)
+	IS 'internal: a table''s columns, defaults and constraints as text, to compare with the shape textfp makes';
+
+-- Refuses (42P07, naming it) a relation that is not a plain table of owner
+-- with nothing a write could run: no trigger, rule, policy, inheritance,
+-- index expression or predicate; and, unless expected is NULL, whose shape
+-- is not expected.
+CREATE FUNCTION textfp_check_owned_table(rel regclass, owner oid, expected text, what text) RETURNS void
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	c record;
+	why text;
+BEGIN
+	SELECT r.relkind, r.relowner, r.relhasrules, r.relrowsecurity, r.relhassubclass, r.relispartition
+	INTO c FROM pg_class r WHERE r.oid = rel::oid;
+	IF c.relkind <> 'r' OR c.relispartition THEN
+		why := 'it is not a plain table';
+	ELSIF c.relowner <> owner THEN
+		why := format('it is owned by %s, not by %s', c.relowner::regrole, owner::regrole);
+	ELSIF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = rel::oid) THEN
+		why := 'it has triggers';
+	ELSIF c.relhasrules THEN
+		why := 'it has rules';
+	ELSIF c.relrowsecurity OR EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = rel::oid) THEN
+		why := 'it has row-level security';
+	ELSIF c.relhassubclass OR EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = rel::oid) THEN
+		why := 'it takes part in inheritance';
+	ELSIF EXISTS (SELECT FROM pg_index i WHERE i.indrelid = rel::oid
+				  AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN
+		why := 'it has an index on an expression or with a predicate';
+	ELSIF expected IS NOT NULL AND @extschema@.textfp_relation_shape(rel) IS DISTINCT FROM expected THEN
+		why := 'its columns, defaults or constraints are not those textfp makes';
+	END IF;
+	IF why IS NOT NULL THEN
+		RAISE EXCEPTION 'relation % is not a textfp % table', rel, what
+			USING ERRCODE = 'duplicate_table',
+				  DETAIL = format('textfp uses %s only as a %s table it made itself, owned by the tracked table''s owner, and %s.',
+								  rel, what, why),
+				  HINT = 'Rename or drop it, or ask its owner to.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_check_owned_table(regclass, oid, text, text)
+	IS 'internal: refuses a relation that is not a plain table of owner, in the expected shape, with nothing a write could run';
+
+-- The columns of T_textfp_config.
+CREATE FUNCTION textfp_track_config_shape() RETURNS text
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	SET search_path = pg_catalog, pg_temp
+	RETURN 'singleton boolean not null default true;format integer not null;source_table regclass not null;'
+		|| 'store_table regclass not null;text_column name not null;key_column name not null;time_column name not null;'
+		|| 'site_column name;method text not null;preset text;options text[] not null;threshold double precision not null;'
+		|| 'cohesion double precision;lsh_bands integer;lsh_rows integer;lsh_min_bands integer;dedup text not null;'
+		|| 'dedup_scope text not null;state text not null;phase text;done bigint;total bigint;'
+		|| 'started_at timestamp with time zone;updated_at timestamp with time zone;'
+		|| 'registered_at timestamp with time zone not null default now()'
+		|| '|c CHECK (singleton);p PRIMARY KEY (singleton)';
+COMMENT ON FUNCTION textfp_track_config_shape()
+	IS 'internal: the shape of a registration''s configuration table';
+
+-- The columns of T_textfp for a key type, time type and site type.
+CREATE FUNCTION textfp_track_store_shape(key_type regtype, time_type regtype, site_type regtype, fp_type regtype)
+RETURNS text
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+	RETURN format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;source %1$s%2$s;story %1$s not null%2$s;'
+				  'score double precision;linked_at timestamp with time zone not null default now()|p PRIMARY KEY (key)',
+			format_type(key_type, NULL),
+			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END,
+			format_type(time_type, NULL),
+			coalesce(format_type(site_type, NULL), 'text'),
+			format_type(fp_type, NULL));
+COMMENT ON FUNCTION textfp_track_store_shape(regtype, regtype, regtype, regtype)
+	IS 'internal: the shape of a registration''s store for these key, time, site and fingerprint types';
+
+-- A registration's configuration table, checked: textfp's shape, owned by
+-- source's owner, registering source; returns its store, checked likewise.
+-- The triggers call it (as the owner) before they trust a configuration.
+CREATE FUNCTION textfp_track_check(config regclass, source regclass) RETURNS regclass
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	owner oid := (SELECT c.relowner FROM pg_class c WHERE c.oid = source::oid);
+	r record;
+BEGIN
+	PERFORM @extschema@.textfp_check_owned_table(config, owner, @extschema@.textfp_track_config_shape(), 'registration');
+	EXECUTE format('SELECT c.source_table, c.store_table, c.key_column, c.time_column, c.site_column, c.method, c.format
+		FROM ONLY %s c', config) INTO STRICT r;
+	IF r.format <> 1 THEN
+		RAISE EXCEPTION 'textfp registration % has format %, which this textfp does not read', config, r.format
+			USING ERRCODE = 'feature_not_supported';
+	END IF;
+	IF r.source_table IS DISTINCT FROM source THEN
+		RAISE EXCEPTION 'textfp registration % is not that of table %', config, source
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = format('It registers %s.', r.source_table),
+				  HINT = 'A trigger may name only its own table''s registration.';
+	END IF;
+	PERFORM @extschema@.textfp_check_owned_table(r.store_table, owner,
+		@extschema@.textfp_track_store_shape(
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = r.key_column AND NOT a.attisdropped)::regtype,
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = r.time_column AND NOT a.attisdropped)::regtype,
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = r.site_column AND NOT a.attisdropped)::regtype,
+			CASE r.method WHEN 'minhash' THEN '@extschema@.minhash_sig'::regtype ELSE '@extschema@.simhash64'::regtype END),
+		'store');
+	RETURN r.store_table;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_check(regclass, regclass)
+	IS 'internal: checks a registration''s configuration table and store (textfp''s shape, the source''s owner, this source); returns the store';
+
+-- The registration of a table: its configuration table and store, named by
+-- its textfp_track trigger, both plain tables of the table's owner with
+-- nothing a read or write could run.  Readers of the reports need SELECT on
+-- the store only.
+CREATE FUNCTION textfp_registration(tbl regclass, OUT config regclass, OUT store regclass)
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	arg bytea;
+	owner oid;
+	sep integer;
+BEGIN
+	SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = tbl::oid;
+	IF owner IS NULL THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	SELECT t.tgargs INTO arg FROM pg_trigger t
+	WHERE t.tgrelid = tbl::oid AND t.tgname = 'textfp_track' AND t.tgnargs = 2
+	  AND t.tgfoid = '@extschema@.textfp_track_trigger()'::regprocedure::oid;
+	IF arg IS NULL THEN
+		RAISE EXCEPTION 'table % is not tracked by textfp', tbl
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'CALL textfp_track(...) registers it.';
+	END IF;
+	sep := position('\000'::bytea IN arg);
+	config := to_regclass(convert_from(substr(arg, 1, sep - 1), 'UTF8'));
+	arg := substr(arg, sep + 1);
+	store := to_regclass(convert_from(substr(arg, 1, position('\000'::bytea IN arg) - 1), 'UTF8'));
+	IF config IS NULL OR store IS NULL THEN
+		RAISE EXCEPTION 'the registration tables of % are missing', tbl USING ERRCODE = 'undefined_table',
+			HINT = 'textfp_untrack() and textfp_track() register it anew.';
+	END IF;
+	PERFORM @extschema@.textfp_check_owned_table(config, owner, NULL, 'registration');
+	PERFORM @extschema@.textfp_check_owned_table(store, owner, NULL, 'store');
+END
+$$;
+COMMENT ON FUNCTION textfp_registration(regclass)
+	IS 'the configuration table and the store of a tracked table (named by its trigger, checked to be textfp''s)';
+
+-- Checks a registration's arguments and makes its tables and triggers
+-- (state 'building': the triggers fingerprint new rows, no links yet).
+CREATE FUNCTION textfp_track_register(tbl regclass, text_column name, key_column name, time_column name,
+	site_column name, method text, preset text, threshold double precision, dedup text, dedup_scope text,
+	options text[], cohesion double precision)
+RETURNS regclass
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	owner oid := @extschema@.textfp_check_owner(tbl);
+	nsp name;
+	rel name;
+	cfg text;
+	st text;
+	ktype regtype;
+	ttype regtype;
+	stype regtype;
+	txtype regtype;
+	katt smallint;
+	fptype regtype;
+	fpcall text;
+	bands integer;
+	rws integer;
+	minb integer;
+	o text;
+BEGIN
+	IF tbl IS NULL OR text_column IS NULL OR key_column IS NULL OR time_column IS NULL THEN
+		RAISE EXCEPTION 'table, text, key and time columns must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT n.nspname, c.relname INTO nsp, rel
+	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = tbl::oid;
+	IF (SELECT c.relkind FROM pg_class c WHERE c.oid = tbl::oid) <> 'r' THEN
+		RAISE EXCEPTION '"%" is not a plain table', tbl
+			USING ERRCODE = 'wrong_object_type',
+				  DETAIL = 'textfp_track() registers ordinary tables (not partitioned tables, views or foreign tables).';
+	END IF;
+	IF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = tbl::oid AND t.tgname IN ('textfp_track', 'textfp_track_truncate', 'textfp_track_dedup')) THEN
+		RAISE EXCEPTION 'table % is already tracked by textfp', tbl
+			USING ERRCODE = 'duplicate_object', HINT = 'textfp_untrack() first to register it anew.';
+	END IF;
+	IF octet_length(rel) + octet_length('_textfp_config') > 63 THEN
+		RAISE EXCEPTION 'table name "%" is too long for textfp''s tables', rel
+			USING ERRCODE = 'name_too_long',
+				  DETAIL = 'The registration''s tables are named after the table plus "_textfp" and "_textfp_config", at most 63 bytes.';
+	END IF;
+	cfg := format('%I.%I', nsp, rel || '_textfp_config');
+	st := format('%I.%I', nsp, rel || '_textfp');
+	IF to_regclass(cfg) IS NOT NULL OR to_regclass(st) IS NOT NULL THEN
+		RAISE EXCEPTION 'relation % or % exists already', cfg, st
+			USING ERRCODE = 'duplicate_table',
+				  HINT = 'textfp_track() makes the registration''s tables itself: rename or drop those.';
+	END IF;
+
+	-- columns
+	SELECT a.atttypid::regtype INTO txtype FROM pg_attribute a
+	WHERE a.attrelid = tbl::oid AND a.attname = text_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF txtype IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', text_column, tbl USING ERRCODE = 'undefined_column';
+	END IF;
+	IF txtype NOT IN ('text'::regtype, 'character varying'::regtype) THEN
+		RAISE EXCEPTION 'text column "%" must be text or varchar, not %', text_column, txtype USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	SELECT a.atttypid::regtype, a.attnum INTO ktype, katt FROM pg_attribute a
+	WHERE a.attrelid = tbl::oid AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF ktype IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, tbl USING ERRCODE = 'undefined_column';
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = tbl::oid AND i.indisunique AND i.indisvalid
+				   AND i.indnkeyatts = 1 AND i.indkey[0] = katt AND i.indexprs IS NULL AND i.indpred IS NULL)
+	   OR NOT (SELECT a.attnotnull FROM pg_attribute a WHERE a.attrelid = tbl::oid AND a.attnum = katt) THEN
+		RAISE EXCEPTION 'key column "%" of % must be NOT NULL and unique', key_column, tbl
+			USING ERRCODE = 'invalid_column_reference',
+				  DETAIL = 'Stories name rows by their keys: a primary key, or a NOT NULL column with a unique index on it alone.',
+				  HINT = format('ALTER TABLE %s ADD PRIMARY KEY (%I);', tbl, key_column);
+	END IF;
+	IF NOT EXISTS (SELECT FROM pg_opclass c JOIN pg_am m ON m.oid = c.opcmethod
+				   WHERE m.amname = 'btree' AND c.opcdefault AND c.opcintype = ktype::oid) THEN
+		RAISE EXCEPTION 'key column "%" has type % without a default btree order', key_column, ktype
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	SELECT a.atttypid::regtype INTO ttype FROM pg_attribute a
+	WHERE a.attrelid = tbl::oid AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF ttype IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', time_column, tbl USING ERRCODE = 'undefined_column';
+	END IF;
+	IF ttype NOT IN ('timestamp with time zone'::regtype, 'timestamp without time zone'::regtype, 'date'::regtype) THEN
+		RAISE EXCEPTION 'time column "%" must be timestamptz, timestamp or date, not %', time_column, ttype
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	IF NOT (SELECT a.attnotnull FROM pg_attribute a WHERE a.attrelid = tbl::oid AND a.attname = time_column) THEN
+		RAISE EXCEPTION 'time column "%" of % must be NOT NULL', time_column, tbl
+			USING ERRCODE = 'invalid_column_reference',
+				  DETAIL = 'Stories are made in time order: every row needs its time.',
+				  HINT = format('ALTER TABLE %s ALTER COLUMN %I SET NOT NULL;', tbl, time_column);
+	END IF;
+	IF site_column IS NOT NULL THEN
+		SELECT a.atttypid::regtype INTO stype FROM pg_attribute a
+		WHERE a.attrelid = tbl::oid AND a.attname = site_column AND a.attnum > 0 AND NOT a.attisdropped;
+		IF stype IS NULL THEN
+			RAISE EXCEPTION 'column "%" of relation % does not exist', site_column, tbl USING ERRCODE = 'undefined_column';
+		END IF;
+	END IF;
+
+	-- the fingerprint and what near means
+	IF method IS NULL OR method NOT IN ('minhash', 'simhash') THEN
+		RAISE EXCEPTION 'invalid method "%"', method
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Methods are "minhash" and "simhash".';
+	END IF;
+	IF preset IS NOT NULL THEN
+		RAISE EXCEPTION 'preset "%" is not known', preset USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF dedup IS NULL OR dedup NOT IN ('off', 'reject', 'skip') THEN
+		RAISE EXCEPTION 'invalid dedup mode "%"', dedup
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Modes are "off", "reject" and "skip".';
+	END IF;
+	IF dedup_scope IS NULL OR dedup_scope NOT IN ('all', 'site') THEN
+		RAISE EXCEPTION 'invalid dedup scope "%"', dedup_scope
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Scopes are "all" and "site".';
+	END IF;
+	IF dedup_scope = 'site' AND site_column IS NULL THEN
+		RAISE EXCEPTION 'dedup scope "site" needs a site column' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF method = 'simhash' THEN
+		fptype := '@extschema@.simhash64'::regtype;
+		threshold := coalesce(threshold, 10);
+		IF threshold <> trunc(threshold) OR threshold < 0 OR threshold > 31 THEN
+			RAISE EXCEPTION 'threshold for simhash must be a whole number of bits from 0 to 31, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		IF cohesion IS NOT NULL AND (cohesion <> trunc(cohesion) OR cohesion < 0 OR cohesion > 64) THEN
+			RAISE EXCEPTION 'cohesion for simhash must be a whole number of bits from 0 to 64, not %', cohesion
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSE
+		fptype := '@extschema@.minhash_sig'::regtype;
+		threshold := coalesce(threshold, 0.3);
+		IF NOT (threshold > 0 AND threshold <= 1) THEN
+			RAISE EXCEPTION 'threshold for minhash must be a Jaccard estimate above 0 and at most 1, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		IF cohesion IS NOT NULL AND NOT (cohesion > 0 AND cohesion <= 1) THEN
+			RAISE EXCEPTION 'cohesion for minhash must be a Jaccard estimate above 0 and at most 1, not %', cohesion
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		-- the recommended banding (gin_minhash_lsh_ops' default: 44 bands of 1, 10 equal)
+		bands := 44;
+		rws := 1;
+		minb := 10;
+	END IF;
+	IF options IS NULL THEN
+		RAISE EXCEPTION 'options must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	fpcall := @extschema@.textfp_track_fp_call(method, options, 'NULL::text');
+	-- bad options fail here, before anything is made
+	EXECUTE 'SELECT ' || fpcall;
+
+	-- the tables, owned by the table's owner
+	EXECUTE format('CREATE TABLE %s (
+		singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+		format integer NOT NULL,
+		source_table regclass NOT NULL,
+		store_table regclass NOT NULL,
+		text_column name NOT NULL,
+		key_column name NOT NULL,
+		time_column name NOT NULL,
+		site_column name,
+		method text NOT NULL,
+		preset text,
+		options text[] NOT NULL,
+		threshold double precision NOT NULL,
+		cohesion double precision,
+		lsh_bands integer,
+		lsh_rows integer,
+		lsh_min_bands integer,
+		dedup text NOT NULL,
+		dedup_scope text NOT NULL,
+		state text NOT NULL,
+		phase text,
+		done bigint,
+		total bigint,
+		started_at timestamptz,
+		updated_at timestamptz,
+		registered_at timestamptz NOT NULL DEFAULT now())', cfg);
+	EXECUTE format('CREATE TABLE %s (
+		key %s NOT NULL%s PRIMARY KEY,
+		at %s NOT NULL,
+		site %s,
+		fp %s,
+		source %s%s,
+		story %s NOT NULL%s,
+		score double precision,
+		linked_at timestamptz NOT NULL DEFAULT now())', st,
+		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END,
+		ttype, coalesce(stype, 'text'::regtype), fptype,
+		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END,
+		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END);
+	EXECUTE format('CREATE INDEX ON %s (story)', st);
+	EXECUTE format('CREATE INDEX ON %s (source)', st);
+	EXECUTE format('CREATE INDEX ON %s (at, key)', st);
+	IF method = 'simhash' THEN
+		EXECUTE format('CREATE INDEX ON %s USING mih (fp @extschema@.mih_simhash64_ops)', st);
+	ELSE
+		EXECUTE format('CREATE INDEX ON %s USING gin (fp @extschema@.gin_minhash_lsh_ops (bands = %s, rows = %s))', st, bands, rws);
+	END IF;
+	EXECUTE format('COMMENT ON TABLE %s IS %L', cfg, 'textfp registration of ' || tbl::text || ': its one row says how the table is tracked');
+	EXECUTE format('COMMENT ON TABLE %s IS %L', st, 'textfp store of ' || tbl::text || ': a row per row, its fingerprint and its link to its likely source (source, story, score)');
+	IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(cfg)::oid) <> owner THEN
+		EXECUTE format('ALTER TABLE %s OWNER TO %I', cfg, owner::regrole::text);
+		EXECUTE format('ALTER TABLE %s OWNER TO %I', st, owner::regrole::text);
+	END IF;
+	EXECUTE format('INSERT INTO %s (format, source_table, store_table, text_column, key_column, time_column, site_column,
+			method, preset, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state,
+			phase, done, started_at, updated_at)
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ''building'',
+			''fingerprints'', 0, now(), now())', cfg)
+		USING tbl, to_regclass(st), text_column, key_column, time_column, site_column, method, preset, options,
+			  threshold, cohesion, bands, rws, minb, dedup, dedup_scope;
+
+	-- the triggers: from now on every write is fingerprinted
+	EXECUTE format('CREATE TRIGGER textfp_track AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW
+		EXECUTE FUNCTION @extschema@.textfp_track_trigger(%L, %L)', tbl, cfg, st);
+	EXECUTE format('CREATE TRIGGER textfp_track_truncate AFTER TRUNCATE ON %s FOR EACH STATEMENT
+		EXECUTE FUNCTION @extschema@.textfp_track_trigger(%L, %L)', tbl, cfg, st);
+	RETURN to_regclass(cfg);
+END
+$$;
+COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text, text, double precision, text, text, text[], double precision)
+	IS 'internal: checks a registration and makes its tables and triggers (textfp_track() then fills and links)';
+
+-- The SQL call of the registration's fingerprint function on doc (an
+-- expression), with its options as named arguments.
+CREATE FUNCTION textfp_track_fp_call(method text, options text[], doc text) RETURNS text
+	LANGUAGE plpgsql IMMUTABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	call text := format('@extschema@.%s(%s, ''null''::text', CASE method WHEN 'minhash' THEN 'minhash' ELSE 'simhash' END, doc);
+	o text;
+	eq integer;
+BEGIN
+	FOREACH o IN ARRAY coalesce(options, '{}'::text[]) LOOP
+		eq := strpos(o, '=');
+		IF eq < 2 THEN
+			RAISE EXCEPTION 'option "%" is not of the form name=value', o USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		call := call || format(', %I => %L', left(o, eq - 1), substr(o, eq + 1));
+	END LOOP;
+	RETURN call || ')';
+END
+$$;
+COMMENT ON FUNCTION textfp_track_fp_call(text, text[], text)
+	IS 'internal: the call of simhash() or minhash() a registration makes, as SQL text';
+
+-- The next batch of rows of the table without a store row (after a key, in
+-- the key's order): fingerprinted into the store.
+CREATE FUNCTION textfp_track_fill(config regclass, after_key text, batch integer, OUT last_key text, OUT rows integer)
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	r record;
+	st regclass;
+	ktype regtype;
+BEGIN
+	EXECUTE format('SELECT * FROM ONLY %s', config) INTO STRICT r;
+	st := @extschema@.textfp_track_check(config, r.source_table);
+	PERFORM @extschema@.textfp_check_owner(r.source_table);
+	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = r.source_table::oid AND a.attname = r.key_column)::regtype;
+	EXECUTE format('WITH b AS (SELECT t.%1$I AS key, t.%2$I AS at, %3$s AS site, %4$s AS fp FROM ONLY %5$s t
+			WHERE $1 IS NULL OR t.%1$I > $1::%6$s ORDER BY t.%1$I LIMIT $2),
+		i AS (INSERT INTO %7$s (key, at, site, fp, story) SELECT b.key, b.at, b.site, b.fp, b.key FROM b
+			ON CONFLICT (key) DO NOTHING)
+		SELECT (SELECT b.key FROM b ORDER BY b.key DESC LIMIT 1)::text, (SELECT count(*) FROM b)::integer',
+		r.key_column, r.time_column,
+		CASE WHEN r.site_column IS NULL THEN 'NULL::text' ELSE format('t.%I', r.site_column) END,
+		@extschema@.textfp_track_fp_call(r.method, r.options, format('t.%I', r.text_column)),
+		r.source_table, ktype, st)
+		INTO last_key, rows USING after_key, batch;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_fill(regclass, text, integer)
+	IS 'internal: fingerprints the next batch of a tracked table''s rows into its store';
+
+-- A registration's state and progress, as monitoring reads them.
+CREATE FUNCTION textfp_track_progress(config regclass, state text, phase text, done bigint, total bigint)
+RETURNS void
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+BEGIN
+	EXECUTE format('UPDATE ONLY %s SET state = coalesce($1, state), phase = $2, done = $3, total = $4, updated_at = now(),
+		started_at = CASE WHEN phase IS DISTINCT FROM $2 THEN now() ELSE started_at END', config)
+		USING state, phase, done, total;
+	IF state IS NOT NULL THEN
+		PERFORM @extschema@.textfp_track_invalidate(config);
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_progress(regclass, text, text, bigint, bigint)
+	IS 'internal: records a registration''s state and progress';
+
+-- Registers a table: see docs/stories.md.  A procedure: it commits as it
+-- goes, so CALL it outside a transaction block; writers may go on meanwhile.
+CREATE PROCEDURE textfp_track(
+	tbl regclass,
+	text_column name,
+	key_column name,
+	time_column name,
+	site_column name DEFAULT NULL,
+	method text DEFAULT 'minhash',
+	preset text DEFAULT NULL,
+	threshold double precision DEFAULT NULL,
+	dedup text DEFAULT 'off',
+	dedup_scope text DEFAULT 'all',
+	options text[] DEFAULT '{}',
+	cohesion double precision DEFAULT NULL,
+	batch integer DEFAULT 1000)
+	LANGUAGE plpgsql
+	AS $$
+DECLARE
+	cfg regclass;
+	total bigint;
+	done bigint := 0;
+	k text;
+	a text;
+	n integer;
+BEGIN
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1 OR batch OPERATOR(pg_catalog.>) 1000000 THEN
+		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	cfg := @extschema@.textfp_track_register(tbl, text_column, key_column, time_column, site_column, method, preset,
+		threshold, dedup, dedup_scope, options, cohesion);
+	total := @extschema@.textfp_track_rows(tbl);
+	COMMIT;
+	LOOP
+		SELECT f.last_key, f.rows INTO k, n FROM @extschema@.textfp_track_fill(cfg, k, batch) f;
+		done := done OPERATOR(pg_catalog.+) n;
+		PERFORM @extschema@.textfp_track_progress(cfg, NULL, 'fingerprints', done, total);
+		COMMIT;
+		EXIT WHEN n OPERATOR(pg_catalog.<) batch;
+		RAISE NOTICE 'textfp_track: % of about % rows fingerprinted', done, total;
+	END LOOP;
+	RAISE NOTICE 'textfp_track: % rows fingerprinted; linking them in time order', done;
+	CALL @extschema@.textfp_track_relink(cfg, batch);
+END
+$$;
+COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], double precision, integer)
+	IS 'registers a table: its fingerprints, links and stories kept in <table>_textfp by triggers; fills and links the rows it has, committing as it goes';
+
+-- Relinks every row in (time, key) order, committing each batch; then the
+-- registration is ready.
+CREATE PROCEDURE textfp_track_relink(config regclass, batch integer)
+	LANGUAGE plpgsql
+	AS $$
+DECLARE
+	total bigint;
+	done bigint := 0;
+	changed bigint := 0;
+	k text;
+	a text;
+	n integer;
+	c integer;
+BEGIN
+	total := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
+	PERFORM @extschema@.textfp_track_progress(config, 'linking', 'links', 0, total);
+	COMMIT;
+	LOOP
+		SELECT l.last_at, l.last_key, l.rows, l.changed INTO a, k, n, c FROM @extschema@.textfp_track_link(config, a, k, batch) l;
+		done := done OPERATOR(pg_catalog.+) n;
+		changed := changed OPERATOR(pg_catalog.+) c;
+		PERFORM @extschema@.textfp_track_progress(config, NULL, 'links', done, total);
+		COMMIT;
+		EXIT WHEN n OPERATOR(pg_catalog.=) 0;
+		RAISE NOTICE 'textfp: % of about % rows linked', done, total;
+	END LOOP;
+	PERFORM @extschema@.textfp_track_progress(config, 'ready', NULL, done, total);
+	COMMIT;
+	PERFORM @extschema@.textfp_track_summary(config, changed);
+END
+$$;
+COMMENT ON PROCEDURE textfp_track_relink(regclass, integer)
+	IS 'internal: relinks every row of a tracked table in time order, committing each batch';
+
+-- The table a configuration table registers.
+CREATE FUNCTION textfp_track_source(config regclass) RETURNS regclass
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	src regclass;
+BEGIN
+	EXECUTE format('SELECT c.source_table FROM ONLY %s c', config) INTO STRICT src;
+	RETURN src;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_source(regclass) IS 'internal: the table a registration''s configuration table registers';
+
+-- Rows of a table, for a progress total: the catalog's estimate, or a count
+-- when the table was never analyzed.
+CREATE FUNCTION textfp_track_rows(rel regclass) RETURNS bigint
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	n bigint := (SELECT c.reltuples::bigint FROM pg_class c WHERE c.oid = rel::oid);
+BEGIN
+	IF n IS NULL OR n < 0 THEN
+		EXECUTE format('SELECT count(*) FROM ONLY %s', rel) INTO n;
+	END IF;
+	RETURN n;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_rows(regclass) IS 'internal: a table''s rows for a progress total (the catalog''s estimate, else a count)';
+
+CREATE PROCEDURE textfp_rebuild(tbl regclass, batch integer DEFAULT 1000)
+	LANGUAGE plpgsql
+	AS $$
+DECLARE
+	cfg regclass;
+BEGIN
+	PERFORM @extschema@.textfp_check_owner(tbl);
+	SELECT r.config INTO cfg FROM @extschema@.textfp_registration(tbl) r;
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1 OR batch OPERATOR(pg_catalog.>) 1000000 THEN
+		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	CALL @extschema@.textfp_track_relink(cfg, batch);
+END
+$$;
+COMMENT ON PROCEDURE textfp_rebuild(regclass, integer)
+	IS 'relinks every row of a tracked table in time order (its stories as a rebuild makes them), committing each batch; writers may go on';
+
+-- The NOTICE after linking: stories, and a WARNING when one story holds a
+-- large share of the table.
+CREATE FUNCTION textfp_track_summary(config regclass, changed bigint) RETURNS void
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	r record;
+	st regclass;
+	n bigint;
+	stories bigint;
+	big bigint;
+	bigid text;
+BEGIN
+	EXECUTE format('SELECT * FROM ONLY %s', config) INTO STRICT r;
+	st := @extschema@.textfp_track_check(config, r.source_table);
+	EXECUTE format('SELECT count(*), count(DISTINCT story) FROM %s', st) INTO n, stories;
+	EXECUTE format('SELECT s.story::text, count(*) FROM %s s GROUP BY s.story ORDER BY 2 DESC, 1 LIMIT 1', st) INTO bigid, big;
+	RAISE NOTICE 'textfp: % rows of % in % stories; % links changed', n, r.source_table, stories, changed;
+	IF big > 100 AND big > 0.01 * n THEN
+		RAISE WARNING 'textfp: story % of % holds % of % rows (% %%)', bigid, r.source_table, big, n, round(100.0 * big / n, 1)
+			USING HINT = 'A story this large is usually a template or boilerplate shared by unrelated texts: a stricter threshold, a cohesion bound, or stopwords for the boilerplate keep stories apart (docs/stories.md).';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_summary(regclass, bigint)
+	IS 'internal: reports a tracked table''s stories after linking, warning when one holds more than 1% of the rows';
+
+CREATE FUNCTION textfp_untrack(tbl regclass) RETURNS void
+	LANGUAGE plpgsql VOLATILE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	r record;
+BEGIN
+	PERFORM @extschema@.textfp_check_owner(tbl);
+	SELECT * INTO r FROM @extschema@.textfp_registration(tbl);
+	EXECUTE format('DROP TRIGGER textfp_track ON %s', tbl);
+	EXECUTE format('DROP TRIGGER IF EXISTS textfp_track_truncate ON %s', tbl);
+	EXECUTE format('DROP TRIGGER IF EXISTS textfp_track_dedup ON %s', tbl);
+	EXECUTE format('DROP TABLE %s, %s', r.store, r.config);
+END
+$$;
+COMMENT ON FUNCTION textfp_untrack(regclass)
+	IS 'ends a table''s registration: drops its triggers, its store and its configuration table';
+
+-- ----- what the store says -----
+
+CREATE FUNCTION textfp_stories(tbl regclass) RETURNS TABLE (key text, story_id text)
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+BEGIN
+	RETURN QUERY EXECUTE format('SELECT s.key::text, s.story::text FROM %s s', st);
+END
+$$;
+COMMENT ON FUNCTION textfp_stories(regclass)
+	IS 'every row of a tracked table with the story it belongs to (the key of its original; its own key for an original), as text';

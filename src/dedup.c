@@ -366,7 +366,7 @@ dedup_row(DedupConfig *c, TriggerData *td)
 		l.nulls[4] = oldtup && !isnull ? ' ' : 'n';
 		scope = scope_hash(c, newtup, desc, &l);
 
-		dedup_take_locks(c, scope, fp);
+		dedup_take_locks(&c->locks, scope, fp);
 
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");

@@ -12,6 +12,7 @@
 #include "executor/spi.h"
 #include "fmgr.h"
 
+#include "fpcall.h"
 #include "textfp.h"
 
 /*
@@ -31,7 +32,6 @@
  */
 #define DEDUP_LOCK_BUDGET	256
 #define DEDUP_MAX_ESCALATE	1000000
-#define DEDUP_MAX_ARGS		24		/* the 1.1 simhash()/minhash() over text: 13 and 11 today */
 #define DEDUP_DEFAULT_MAX_LOCKS 4096	/* textfp.dedup_max_locks */
 
 /*
@@ -50,6 +50,28 @@ typedef enum DedupMode
 } DedupMode;
 
 /*
+ * The lock keys of a row and how a transaction escalates (dedup_locks.c),
+ * for textfp_dedup and for tracked tables (src/track/).
+ */
+typedef struct DedupLockSpec
+{
+	Oid			relid;			/* the table the keys belong to */
+	bool		minhash;
+	int			radius;			/* SimHash: largest Hamming distance that is near */
+	bool		pair_keys;		/* SimHash: keys on pairs of r + 2 blocks */
+	double		jaccard;		/* MinHash: least Jaccard estimate that is near */
+	/* MinHash with LSH bands (near means also at least min_bands equal bands): keys on bands */
+	int			lsh_bands;
+	int			lsh_rows;
+	int			lsh_min_bands;
+	int			escalate;		/* rows before the owner's transaction escalates */
+	const char *who;			/* for messages: "textfp_dedup", "textfp_track" */
+	/* rows this transaction guarded, for escalation */
+	LocalTransactionId rows_lxid;
+	int64		rows;
+} DedupLockSpec;
+
+/*
  * One trigger's configuration, kept per backend (dedup_config.c).  It lives
  * in its own memory context, which also holds this struct.
  */
@@ -66,7 +88,6 @@ typedef struct DedupConfig
 	DedupMode	mode;
 	int			radius;			/* SimHash: largest Hamming distance rejected */
 	double		jaccard;		/* MinHash: least Jaccard estimate rejected */
-	int			k;				/* MinHash: values in a signature */
 	int			escalate;
 	bool		pair_keys;		/* SimHash: keys on pairs of r + 2 blocks */
 	AttrNumber	text_att;
@@ -77,10 +98,8 @@ typedef struct DedupConfig
 	AttrNumber	scope_att[DEDUP_MAX_SCOPE];
 	FmgrInfo	scope_hash[DEDUP_MAX_SCOPE];
 	Oid			scope_coll[DEDUP_MAX_SCOPE];
-	/* the fingerprint function and its constant arguments (0 and 1 per row) */
-	FmgrInfo	fp_fn;
-	int			fp_nargs;
-	Datum		fp_args[DEDUP_MAX_ARGS];
+	/* the call of textfp's simhash() or minhash() (fpcall.h) */
+	FpCall		fp;
 	/* domains of the columns the trigger writes (InvalidOid if none), for domain_check */
 	Oid			fp_domain;
 	void	   *fp_domain_extra;
@@ -93,9 +112,7 @@ typedef struct DedupConfig
 	Oid			key_type;
 	int16		key_len;
 	bool		key_byval;
-	/* rows this transaction guarded with this trigger, for escalation */
-	LocalTransactionId rows_lxid;
-	int64		rows;
+	DedupLockSpec locks;		/* from the fields above */
 } DedupConfig;
 
 /* dedup_config.c */
@@ -106,7 +123,8 @@ extern void dedup_error_context(void *arg);
 extern int	dedup_lookup_settings(void);
 
 /* dedup_locks.c */
-extern void dedup_take_locks(DedupConfig *c, uint32 scope, Datum fp);
+extern void dedup_take_locks(DedupLockSpec *c, uint32 scope, Datum fp);
+extern int	dedup_lock_keys(const DedupLockSpec *c, uint32 scope, Datum fp, uint32 *keys);
 
 /* the lock's transaction: MyProc's local transaction id */
 #if PG_VERSION_NUM >= 170000

@@ -36,6 +36,7 @@
 #include "utils/typcache.h"
 
 #include "dedup.h"
+#include "fpcall.h"
 
 /* --- the cache --- */
 
@@ -209,196 +210,35 @@ own_function(const char *nsp, const char *name, int nargs, const Oid *args)
 	return fn;
 }
 
-/*
- * textfp's 1.1 simhash() or minhash() over text: the overload whose first two
- * parameters are (doc text, featureless text).  Found by those rather than by
- * its whole signature, so that options appended to it later need no change
- * here (their defaults come from pg_proc).
- */
-static Oid
-fingerprint_function(const char *nsp, bool minhash)
-{
-	const char *name = minhash ? "minhash" : "simhash";
-	Oid			nspoid = get_namespace_oid(nsp, false);
-	Oid			ext = get_extension_oid("textfp", false);
-	CatCList   *list = SearchSysCacheList1(PROCNAMEARGSNSP, CStringGetDatum(name));
-	Oid			found = InvalidOid;
-
-	for (int i = 0; i < list->n_members; i++)
-	{
-		HeapTuple	tup = &list->members[i]->tuple;
-		Form_pg_proc p = (Form_pg_proc) GETSTRUCT(tup);
-		Oid		   *types;
-		char	  **names;
-		char	   *modes;
-		int			n;
-
-		if (p->pronamespace != nspoid || p->pronargs < 2 ||
-			p->proargtypes.values[0] != TEXTOID || p->proargtypes.values[1] != TEXTOID)
-			continue;
-		n = get_func_arg_info(tup, &types, &names, &modes);
-		if (n >= 2 && names != NULL && names[1] != NULL && strcmp(names[1], "featureless") == 0 &&
-			getExtensionOfObject(ProcedureRelationId, p->oid) == ext)
-			found = p->oid;
-	}
-	ReleaseSysCacheList(list);
-	if (!OidIsValid(found))
-		elog(ERROR, "textfp's %s.%s(doc text, featureless text, ...) is missing", nsp, name);
-	return found;
-}
-
 static Datum
 text_datum(const char *s)
 {
 	return PointerGetDatum(cstring_to_text(s));
 }
 
-/* An option's value given as text, as a value of the parameter's type. */
-static Datum
-option_value(const DedupConfig *c, const char *name, const char *value, Oid type)
+static void pg_attribute_noreturn()
+bad_option(void *arg, const char *detail, const char *hint)
 {
-	switch (type)
-	{
-		case INT4OID:
-			return Int32GetDatum(int_arg(c, name, value));
-		case INT8OID:
-			{
-				char	   *end;
-				int64		v;
-
-				errno = 0;
-				v = strtoi64(value, &end, 10);
-				if (errno != 0 || end == value || *end != '\0')
-					bad_trigger(c, psprintf("%s must be an integer, got \"%s\".", name, value), NULL);
-				return Int64GetDatum(v);
-			}
-		case BOOLOID:
-			{
-				bool		b;
-
-				if (!parse_bool(value, &b))
-					bad_trigger(c, psprintf("%s must be a boolean, got \"%s\".", name, value), NULL);
-				return BoolGetDatum(b);
-			}
-		case TEXTOID:
-			return text_datum(value);
-		default:
-			{
-				Oid			infunc;
-				Oid			ioparam;
-
-				getTypeInputInfo(type, &infunc, &ioparam);
-				return OidInputFunctionCall(infunc, (char *) value, ioparam, -1);
-			}
-	}
-}
-
-/* The parameter of a fingerprint function named name (a pipeline option: past doc and featureless), or -1. */
-static int
-option_index(int nargs, char **argnames, const char *name)
-{
-	for (int i = 2; i < nargs; i++)
-		if (argnames[i] != NULL && strcmp(argnames[i], name) == 0)
-			return i;
-	return -1;
+	bad_trigger((const DedupConfig *) arg, detail, hint);
 }
 
 /*
  * Prepares the call of textfp's simhash() or minhash() with featureless =>
- * 'null'.  The pipeline options are that function's parameters, by name: an
- * option given to the trigger takes the trigger's value, every other its
- * default as declared in SQL (pg_proc.proargdefaults), so the trigger and
- * the function have one set of defaults.
+ * 'null' (fpcall.c): an option given to the trigger takes the trigger's
+ * value, every other the default the SQL function declares.
  */
 static void
 setup_fingerprint(DedupConfig *c, const char *nsp, int nopts, char **names, char **values)
 {
-	Oid			fn = fingerprint_function(nsp, c->minhash);
-	HeapTuple	tup;
-	Oid		   *argtypes;
-	char	  **argnames;
-	char	   *argmodes;
-	int			nargs;
-	int			ndefaults;
-	Oid		   *other_types;
-	char	  **other_names;
-	int			other_nargs;
-	Datum		d;
-	bool		isnull;
-	List	   *defaults;
-	int			i;
-	ListCell   *lc;
-	int			k_index;
-
-	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for function %u", fn);
-	nargs = get_func_arg_info(tup, &argtypes, &argnames, &argmodes);
-	ndefaults = ((Form_pg_proc) GETSTRUCT(tup))->pronargdefaults;
-	d = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_proargdefaults, &isnull);
-	defaults = isnull ? NIL : castNode(List, stringToNode(TextDatumGetCString(d)));
-	ReleaseSysCache(tup);
-	if (nargs > DEDUP_MAX_ARGS || argnames == NULL || ndefaults != nargs - 2 || list_length(defaults) != ndefaults)
-		elog(ERROR, "textfp's %s() does not declare a default for every pipeline option", get_func_name(fn));
-
-	/* the declared defaults: constants once folded ('{}'::text[], 0::bigint) */
-	i = nargs - ndefaults;
-	foreach(lc, defaults)
-	{
-		Node	   *e = eval_const_expressions(NULL, (Node *) lfirst(lc));
-		Const	   *k;
-
-		if (!IsA(e, Const) || exprType(e) != argtypes[i] || ((Const *) e)->constisnull)
-			elog(ERROR, "default of %s() parameter \"%s\" is not a constant", get_func_name(fn), argnames[i]);
-		k = (Const *) e;
-		c->fp_args[i] = datumCopy(k->constvalue, k->constbyval, k->constlen);
-		i++;
-	}
-
-	/* the trigger's options, by the parameters' names */
-	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fingerprint_function(nsp, !c->minhash)));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for textfp's fingerprint function");
-	other_nargs = get_func_arg_info(tup, &other_types, &other_names, &argmodes);
-	ReleaseSysCache(tup);
-	for (int o = 0; o < nopts; o++)
-	{
-		int			at = option_index(nargs, argnames, names[o]);
-
-		if (at < 0 && other_names != NULL && option_index(other_nargs, other_names, names[o]) >= 0)
-			bad_trigger(c, psprintf("%s is an option of %s fingerprints.", names[o],
-									c->minhash ? "simhash64" : "minhash_sig"), NULL);
-		if (at < 0)
-			bad_trigger(c, psprintf("unknown argument \"%s\".", names[o]),
-						"Arguments are text, fingerprint, key, threshold, mode, mark, scope, escalate, locks and the pipeline options of simhash() or minhash().");
-		c->fp_args[at] = option_value(c, names[o], values[o], argtypes[at]);
-	}
-	c->fp_args[1] = text_datum("null");
-	c->fp_nargs = nargs;
-	fmgr_info_cxt(fn, &c->fp_fn, c->cxt);
-
-	k_index = option_index(nargs, argnames, "k");
-	if (c->minhash && k_index < 0)
-		elog(ERROR, "textfp's minhash() has no parameter k");
-	c->k = c->minhash ? DatumGetInt32(c->fp_args[k_index]) : 0;
+	fpcall_setup(&c->fp, nsp, c->minhash, nopts, names, values, c->cxt, bad_option, c,
+				 "Arguments are text, fingerprint, key, threshold, mode, mark, scope, escalate, locks and the pipeline options of simhash() or minhash().");
 }
 
 /* The fingerprint of doc as the SQL function gives it; NULL when featureless. */
 Datum
 dedup_fingerprint(DedupConfig *c, Datum doc, bool *isnull)
 {
-	LOCAL_FCINFO(fcinfo, DEDUP_MAX_ARGS);
-	Datum		result;
-
-	InitFunctionCallInfoData(*fcinfo, &c->fp_fn, c->fp_nargs, InvalidOid, NULL, NULL);
-	for (int i = 0; i < c->fp_nargs; i++)
-	{
-		fcinfo->args[i].value = i == 0 ? doc : c->fp_args[i];
-		fcinfo->args[i].isnull = false;
-	}
-	result = FunctionCallInvoke(fcinfo);
-	*isnull = fcinfo->isnull;
-	return result;
+	return fpcall_fingerprint(&c->fp, doc, isnull);
 }
 
 /* A qualified operator for SQL text: OPERATOR(schema.name). */
@@ -786,7 +626,7 @@ build_config(DedupConfig *c, TriggerData *td)
 
 		if (c->minhash)
 		{
-			int			k = Max(1, Min(c->k, TFP_MINHASH_K_MAX));
+			int			k = Max(1, Min(c->fp.k, TFP_MINHASH_K_MAX));
 
 			keys = k - tfp_jaccard_needed(c->jaccard, k) + 1;
 		}
@@ -794,6 +634,13 @@ build_config(DedupConfig *c, TriggerData *td)
 	}
 	if (c->escalate < 0 || c->escalate > DEDUP_MAX_ESCALATE)
 		bad_trigger(c, psprintf("escalate must be between 0 and %d rows, got %d.", DEDUP_MAX_ESCALATE, c->escalate), NULL);
+	c->locks.relid = c->relid;
+	c->locks.minhash = c->minhash;
+	c->locks.radius = c->radius;
+	c->locks.pair_keys = c->pair_keys;
+	c->locks.jaccard = c->jaccard;
+	c->locks.escalate = c->escalate;
+	c->locks.who = "textfp_dedup";
 
 	/* the lookups */
 	balltype = c->minhash ? objs->jaccard_ball : objs->hamming_ball;

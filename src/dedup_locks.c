@@ -116,7 +116,7 @@ dedup_init(void)
 
 /* Takes one of textfp's locks; false if nowait and another transaction holds it. */
 static bool
-lock_key(const DedupConfig *c, uint16 kind, uint32 key, LOCKMODE mode, bool nowait)
+lock_key(const DedupLockSpec *c, uint16 kind, uint32 key, LOCKMODE mode, bool nowait)
 {
 	LOCKTAG		tag;
 	LockAcquireResult r;
@@ -150,7 +150,7 @@ block_key(uint32 scope, int i, uint32 value)
 
 /* Rows this transaction guarded with this trigger, this one included. */
 static int64
-count_row(DedupConfig *c)
+count_row(DedupLockSpec *c)
 {
 	if (c->rows_lxid != DEDUP_LXID)
 	{
@@ -161,7 +161,7 @@ count_row(DedupConfig *c)
 }
 
 static bool
-writer_owns_table(const DedupConfig *c)
+writer_owns_table(const DedupLockSpec *c)
 {
 #if PG_VERSION_NUM >= 160000
 	return object_ownercheck(RelationRelationId, c->relid, GetUserId());
@@ -177,8 +177,8 @@ writer_owns_table(const DedupConfig *c)
  * more of them); two signatures with at least c equal positions of k agree
  * on one of the first k - c + 1.
  */
-static int
-near_keys(const DedupConfig *c, uint32 scope, Datum fp, uint32 *keys)
+int
+dedup_lock_keys(const DedupLockSpec *c, uint32 scope, Datum fp, uint32 *keys)
 {
 	int			n = 0;
 	int			m = 0;
@@ -208,6 +208,24 @@ near_keys(const DedupConfig *c, uint32 scope, Datum fp, uint32 *keys)
 			tfp_blocks_init(&b, c->radius + 1);
 			for (int i = 0; i <= c->radius; i++)
 				keys[n++] = block_key(scope, i, tfp_block_value(&b, i, v));
+		}
+	}
+	else if (c->lsh_bands > 0)
+	{
+		/*
+		 * Near rows share at least min_bands of the bands: so one of any
+		 * bands - min_bands + 1 of them.  A band's key mixes its rows values.
+		 */
+		MinhashSig *sig = DatumGetMinhashSigP(fp);
+
+		for (int i = 0; i <= c->lsh_bands - c->lsh_min_bands; i++)
+		{
+			uint32		v = (uint32) tfp_hash(&sig->values[i * c->lsh_rows],
+											  c->lsh_rows * sizeof(uint32), UINT64CONST(0x6c7368));
+
+			if ((i + 1) * c->lsh_rows > sig->k)
+				break;
+			keys[n++] = block_key(scope, 200 + i, v);
 		}
 	}
 	else
@@ -240,14 +258,14 @@ near_keys(const DedupConfig *c, uint32 scope, Datum fp, uint32 *keys)
  * key by chance, never the whole scope.
  */
 void
-dedup_take_locks(DedupConfig *c, uint32 scope, Datum fp)
+dedup_take_locks(DedupLockSpec *c, uint32 scope, Datum fp)
 {
 	uint32		keys[TFP_MINHASH_K_MAX + 1];
 	int			n;
 	bool		escalating = count_row(c) > c->escalate;
 	bool		over;
 
-	n = near_keys(c, scope, fp, keys);
+	n = dedup_lock_keys(c, scope, fp, keys);
 	(void) lock_key(c, DEDUP_LOCK_SCOPE, scope, ShareLock, false);
 	sync_transaction();
 	over = locks_held + n > dedup_max_locks;
@@ -266,8 +284,8 @@ dedup_take_locks(DedupConfig *c, uint32 scope, Datum fp)
 		else if (over)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("transaction would hold more than textfp.dedup_max_locks (%d) locks of textfp_dedup",
-							dedup_max_locks),
+					 errmsg("transaction would hold more than textfp.dedup_max_locks (%d) locks of %s",
+							dedup_max_locks, c->who),
 					 errdetail("It holds %lld; this row takes %d more.  Only a role with the privileges of the table's owner takes one exclusive lock per scope instead.",
 							   (long long) locks_held, n),
 					 errhint("Commit in smaller transactions, or write as the table's owner.")));

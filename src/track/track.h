@@ -1,0 +1,181 @@
+/*
+ * track.h: tracked tables (textfp_track): what the files of src/track/
+ * share.
+ *
+ * A table T registered with textfp_track() gets, owned by T's owner, a
+ * configuration table T_textfp_config (one row: the columns, the
+ * fingerprint's method and options, the threshold, the dedup mode, the
+ * state of the registration and its progress) and a store T_textfp, one row
+ * per row of T: its key, time and site as T has them, its fingerprint, and
+ * its link: the earlier row it most likely copies (source), the story it
+ * belongs to (the key of the story's original) and how near the source is
+ * (score).  Triggers on T keep the store current; docs/stories.md says what
+ * the links mean.
+ *
+ *   track_config.c  reading and checking a registration, cached per backend
+ *   track_store.c   the store's queries (SPI, as T's owner)
+ *   track_link.c    the link rule, and relinking the rows a change reaches
+ *   track_trigger.c the triggers on T
+ *   track_batch.c   the batches of textfp_track() and textfp_rebuild()
+ */
+#ifndef TEXTFP_TRACK_H
+#define TEXTFP_TRACK_H
+
+#include "postgres.h"
+
+#include "commands/trigger.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "utils/relcache.h"
+
+#include "../dedup.h"
+#include "../fpcall.h"
+#include "../textfp.h"
+
+/* The registration's format (config.format); a new one gets a new number. */
+#define TRACK_FORMAT 1
+
+/* What the triggers do (config.state). */
+typedef enum TrackState
+{
+	TRACK_BUILDING,				/* textfp_track() fills the store: fingerprints only */
+	TRACK_LINKING,				/* the links are being computed in time order */
+	TRACK_READY					/* every write keeps the links current */
+} TrackState;
+
+typedef enum TrackDedup
+{
+	TRACK_DEDUP_OFF,
+	TRACK_DEDUP_REJECT,
+	TRACK_DEDUP_SKIP
+} TrackDedup;
+
+/* The store's columns, by number (track_store.c makes the table). */
+#define TRACK_STORE_KEY		1
+#define TRACK_STORE_AT		2
+#define TRACK_STORE_SITE	3
+#define TRACK_STORE_FP		4
+#define TRACK_STORE_SOURCE	5
+#define TRACK_STORE_STORY	6
+#define TRACK_STORE_SCORE	7
+
+/* Prepared queries of a registration (track_store.c). */
+typedef enum TrackPlan
+{
+	PLAN_NEAR,					/* near rows of $1 (fp): key, at, story, score, earlier-than($2 at, $3 key) */
+	PLAN_ROW,					/* the store row of key $1: at, site, fp, source, story, score */
+	PLAN_ROOT_FP,				/* the fingerprint of the row of key $1 */
+	PLAN_INSERT,				/* insert or replace the store row (key, at, site, fp, source, story, score) */
+	PLAN_LINK,					/* set source, story, score of key $1 */
+	PLAN_DELETE,				/* delete the store row of key $1, returning its fp */
+	PLAN_SITE,					/* set at and site of key $1 */
+	PLAN_NEXT,					/* the next rows in (at, key) order after ($1, $2), at most $3 */
+	PLAN_FIRST,					/* the first rows in (at, key) order, at most $1 */
+	PLAN_COUNT
+} TrackPlan;
+
+/* One registration, as the backend keeps it (track_config.c). */
+typedef struct TrackConfig
+{
+	Oid			config_relid;	/* T_textfp_config */
+	Oid			store_relid;	/* T_textfp */
+	Oid			relid;			/* T */
+	Oid			owner;			/* T's owner, who owns the other two */
+	MemoryContext cxt;			/* everything below lives here */
+	bool		valid;
+	int			refcount;
+	struct TrackConfig *next_retired;
+	char	   *store_name;		/* quoted, schema-qualified */
+	char	   *nsp;			/* textfp's schema */
+
+	/* T's columns */
+	AttrNumber	text_att;
+	AttrNumber	key_att;
+	AttrNumber	time_att;
+	AttrNumber	site_att;		/* 0: none */
+	Oid			key_type;
+	int16		key_len;
+	bool		key_byval;
+	Oid			time_type;
+	int16		time_len;
+	bool		time_byval;
+	Oid			site_type;
+	int16		site_len;
+	bool		site_byval;
+	FmgrInfo	key_cmp;		/* btree comparison of the key, collation "C" for text */
+	FmgrInfo	time_cmp;
+	FmgrInfo	key_eq;
+
+	/* the fingerprint and what near means */
+	bool		minhash;
+	FpCall		fp;
+	double		threshold;		/* Hamming radius, or least Jaccard estimate */
+	double		cohesion;		/* a link must also be this near its story's original; NaN: none */
+	int			lsh_bands;		/* MinHash: candidates share min_bands of these */
+	int			lsh_rows;
+	int			lsh_min_bands;
+	TrackDedup	dedup;
+	bool		dedup_site;		/* dedup only within a site */
+	TrackState	state;
+
+	DedupLockSpec locks;
+	SPIPlanPtr	plans[PLAN_COUNT];
+} TrackConfig;
+
+/* A row of the store, in the caller's memory. */
+typedef struct TrackRow
+{
+	Datum		key;
+	Datum		at;
+	Datum		site;
+	bool		site_null;
+	Datum		fp;
+	bool		fp_null;
+	Datum		source;
+	bool		source_null;
+	Datum		story;
+	double		score;
+	bool		score_null;
+} TrackRow;
+
+/* A near row of the store, as PLAN_NEAR gives it. */
+typedef struct TrackNear
+{
+	Datum		key;
+	Datum		at;
+	Datum		story;
+	double		score;			/* Hamming distance or Jaccard estimate */
+	bool		earlier;		/* (at, key) before the row asked about */
+} TrackNear;
+
+/* track_config.c */
+extern TrackConfig *track_get_config(Oid config_relid, Relation rel);
+extern TrackConfig *track_get_config_by_name(const char *name, Relation rel);
+extern void track_release_config(TrackConfig *c);
+extern int	track_compare(TrackConfig *c, Datum at1, Datum key1, Datum at2, Datum key2);
+extern bool track_better(TrackConfig *c, double score1, double score2);
+extern const char *track_key_text(TrackConfig *c, Datum key);
+
+/* track_store.c: each runs as T's owner, with SPI connected by the caller */
+extern void track_prepare_plans(TrackConfig *c);
+extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
+extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);
+extern bool track_root_fp(TrackConfig *c, Datum key, Datum *fp, Snapshot snap);
+extern void track_write_row(TrackConfig *c, const TrackRow *row);
+extern void track_write_link(TrackConfig *c, Datum key, const TrackRow *link);
+extern bool track_delete_row(TrackConfig *c, Datum key, TrackRow *old);
+extern void track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null);
+extern int	track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit,
+							Datum **keys, Datum **ats);
+extern double track_score(TrackConfig *c, Datum fp1, Datum fp2);
+extern bool track_within(TrackConfig *c, double score, double bound);
+
+/* track_link.c */
+extern void track_link_new(TrackConfig *c, TrackRow *row, Snapshot snap);
+extern void track_relink_from(TrackConfig *c, Datum fp, bool fp_null, Datum at, Datum key, bool include_self);
+extern bool track_relink_row(TrackConfig *c, Datum key, bool *changed);
+
+/* the trigger's row locks: the keys a near row would share (dedup_locks.c) */
+extern void track_lock_row(TrackConfig *c, Datum fp);
+
+#endif							/* TEXTFP_TRACK_H */

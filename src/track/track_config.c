@@ -1,0 +1,434 @@
+/*
+ * track_config.c: a registration (textfp_track) as the backend keeps it:
+ * read from its configuration table, checked against the table it tracks,
+ * cached until one of its three relations changes.
+ *
+ * The configuration table is the only place a registration's settings live,
+ * and it belongs to the tracked table's owner: a trigger names it, but a
+ * role that may create triggers may name any table, so every use checks that
+ * it is a configuration table of textfp's shape owned by the owner of the
+ * table the trigger fires on, and that it registers that very table
+ * (textfp_track_check() in SQL).
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/regproc.h"
+#include "utils/typcache.h"
+#include "utils/varlena.h"
+
+#include "track.h"
+
+typedef struct ConfigEntry
+{
+	Oid			config_relid;
+	TrackConfig *config;
+} ConfigEntry;
+
+static HTAB *cache = NULL;
+static TrackConfig *retired = NULL;
+
+static void
+free_config(TrackConfig *c)
+{
+	for (int i = 0; i < PLAN_COUNT; i++)
+		if (c->plans[i])
+			SPI_freeplan(c->plans[i]);
+	MemoryContextDelete(c->cxt);	/* c lives there */
+}
+
+/*
+ * Any change to the tracked table, its store or its configuration table
+ * (ALTER, DROP, a new index, textfp_track_invalidate() after a state change)
+ * marks the registration stale; it is read again at its next use and freed
+ * when no call holds it (never inside this callback).
+ */
+static void
+invalidate(Datum arg, Oid relid)
+{
+	HASH_SEQ_STATUS seq;
+	ConfigEntry *e;
+
+	hash_seq_init(&seq, cache);
+	while ((e = hash_seq_search(&seq)) != NULL)
+	{
+		TrackConfig *c = e->config;
+
+		if (!OidIsValid(relid) || relid == c->relid || relid == c->config_relid || relid == c->store_relid)
+			c->valid = false;
+	}
+}
+
+static void
+sweep(void)
+{
+	HASH_SEQ_STATUS seq;
+	ConfigEntry *e;
+	TrackConfig **p = &retired;
+
+	while (*p != NULL)
+	{
+		TrackConfig *c = *p;
+
+		if (c->refcount > 0)
+			p = &c->next_retired;
+		else
+		{
+			*p = c->next_retired;
+			free_config(c);
+		}
+	}
+	hash_seq_init(&seq, cache);
+	while ((e = hash_seq_search(&seq)) != NULL)
+		if (!e->config->valid && e->config->refcount == 0)
+		{
+			free_config(e->config);
+			hash_search(cache, &e->config_relid, HASH_REMOVE, NULL);
+		}
+}
+
+static void
+init_cache(void)
+{
+	HASHCTL		ctl;
+
+	if (cache != NULL)
+		return;
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(Oid);
+	ctl.entrysize = sizeof(ConfigEntry);
+	cache = hash_create("textfp_track registrations", 16, &ctl, HASH_ELEM | HASH_BLOBS);
+	CacheRegisterRelcacheCallback(invalidate, (Datum) 0);
+}
+
+static AttrNumber
+column_of(TupleDesc desc, const char *name, const char *what, Relation rel)
+{
+	for (int i = 0; i < desc->natts; i++)
+	{
+		Form_pg_attribute a = TupleDescAttr(desc, i);
+
+		if (!a->attisdropped && strcmp(NameStr(a->attname), name) == 0)
+			return a->attnum;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_COLUMN),
+			 errmsg("%s column \"%s\" of the textfp registration of table \"%s\" does not exist",
+					what, name, RelationGetRelationName(rel)),
+			 errhint("Renaming or dropping a tracked column breaks the registration: textfp_untrack() and textfp_track() again.")));
+	return InvalidAttrNumber;
+}
+
+/* The btree comparison of a type (collation "C" for collatable ones), into f. */
+static void
+comparison(Oid type, FmgrInfo *f, MemoryContext cxt)
+{
+	TypeCacheEntry *tc = lookup_type_cache(type, TYPECACHE_CMP_PROC_FINFO);
+
+	if (!OidIsValid(tc->cmp_proc))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("type %s has no default btree operator class", format_type_be(type))));
+	fmgr_info_cxt(tc->cmp_proc, f, cxt);
+	f->fn_expr = NULL;
+}
+
+static void pg_attribute_noreturn()
+bad_option(void *arg, const char *detail, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the textfp registration in %s has a bad pipeline option", (const char *) arg),
+			 errdetail_internal("%s", detail),
+			 hint ? errhint("%s", hint) : 0));
+}
+
+/* Reads and checks the registration; c->cxt exists, the rest is filled. */
+static void
+build_config(TrackConfig *c, Relation rel)
+{
+	const TextfpObjects *objs = textfp_objects();
+	MemoryContext old;
+	TupleDesc	desc = RelationGetDescr(rel);
+	HeapTuple	tup;
+	TupleDesc	cdesc;
+	bool		isnull;
+	char	   *text_col,
+			   *key_col,
+			   *time_col,
+			   *site_col,
+			   *method,
+			   *dedup,
+			   *state;
+	ArrayType  *options;
+	Datum	   *opts;
+	int			nopts;
+	char	  **names;
+	char	  **values;
+	Datum		d;
+	Oid			argtypes[2] = {REGCLASSOID, REGCLASSOID};
+	Datum		args[2];
+	int			rc;
+	Oid			save_userid;
+	int			save_sec;
+
+	if (objs == NULL)
+		elog(ERROR, "the textfp extension is not installed in this database");
+	c->relid = RelationGetRelid(rel);
+	c->owner = rel->rd_rel->relowner;
+	c->nsp = MemoryContextStrdup(c->cxt, get_namespace_name(get_func_namespace(objs->hamming_ball_fn)));
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* read as T's owner, who owns the configuration (a writer may not read it) */
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
+						   SECURITY_RESTRICTED_OPERATION);
+	/* the configuration table must be textfp's, for this table, of its owner */
+	args[0] = ObjectIdGetDatum(c->config_relid);
+	args[1] = ObjectIdGetDatum(c->relid);
+	rc = SPI_execute_with_args(psprintf("SELECT %s.textfp_track_check($1, $2)", quote_identifier(c->nsp)),
+							   2, argtypes, args, NULL, true, 1);
+	if (rc != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "textfp_track_check failed");
+	c->store_relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+
+	rc = SPI_execute(psprintf("SELECT text_column, key_column, time_column, site_column, method, options, threshold, "
+							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state FROM ONLY %s",
+							  quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->config_relid)),
+														 get_rel_name(c->config_relid))),
+					 true, 2);
+	if (rc != SPI_OK_SELECT || SPI_processed != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("textfp registration table %s has %lld rows, not one",
+						get_rel_name(c->config_relid), (long long) SPI_processed)));
+	tup = SPI_tuptable->vals[0];
+	cdesc = SPI_tuptable->tupdesc;
+
+	old = MemoryContextSwitchTo(c->cxt);
+	text_col = SPI_getvalue(tup, cdesc, 1);
+	key_col = SPI_getvalue(tup, cdesc, 2);
+	time_col = SPI_getvalue(tup, cdesc, 3);
+	site_col = SPI_getvalue(tup, cdesc, 4);
+	method = SPI_getvalue(tup, cdesc, 5);
+	options = DatumGetArrayTypePCopy(SPI_getbinval(tup, cdesc, 6, &isnull));
+	c->threshold = DatumGetFloat8(SPI_getbinval(tup, cdesc, 7, &isnull));
+	d = SPI_getbinval(tup, cdesc, 8, &isnull);
+	c->cohesion = isnull ? NAN : DatumGetFloat8(d);
+	d = SPI_getbinval(tup, cdesc, 9, &isnull);
+	c->lsh_bands = isnull ? 0 : DatumGetInt32(d);
+	d = SPI_getbinval(tup, cdesc, 10, &isnull);
+	c->lsh_rows = isnull ? 0 : DatumGetInt32(d);
+	d = SPI_getbinval(tup, cdesc, 11, &isnull);
+	c->lsh_min_bands = isnull ? 0 : DatumGetInt32(d);
+	dedup = SPI_getvalue(tup, cdesc, 12);
+	c->dedup_site = strcmp(SPI_getvalue(tup, cdesc, 13), "site") == 0;
+	state = SPI_getvalue(tup, cdesc, 14);
+	SetUserIdAndSecContext(save_userid, save_sec);
+	c->store_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->store_relid)),
+											   get_rel_name(c->store_relid));
+
+	/* T's columns */
+	c->text_att = column_of(desc, text_col, "text", rel);
+	c->key_att = column_of(desc, key_col, "key", rel);
+	c->time_att = column_of(desc, time_col, "time", rel);
+	c->site_att = site_col ? column_of(desc, site_col, "site", rel) : 0;
+	c->key_type = TupleDescAttr(desc, c->key_att - 1)->atttypid;
+	get_typlenbyval(c->key_type, &c->key_len, &c->key_byval);
+	c->time_type = TupleDescAttr(desc, c->time_att - 1)->atttypid;
+	get_typlenbyval(c->time_type, &c->time_len, &c->time_byval);
+	if (c->site_att)
+	{
+		c->site_type = TupleDescAttr(desc, c->site_att - 1)->atttypid;
+		get_typlenbyval(c->site_type, &c->site_len, &c->site_byval);
+	}
+	comparison(c->key_type, &c->key_cmp, c->cxt);
+	comparison(c->time_type, &c->time_cmp, c->cxt);
+	{
+		TypeCacheEntry *tc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR_FINFO);
+
+		if (!OidIsValid(tc->eq_opr_finfo.fn_oid))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_FUNCTION),
+					 errmsg("type %s has no default equality operator", format_type_be(c->key_type))));
+		fmgr_info_copy(&c->key_eq, &tc->eq_opr_finfo, c->cxt);
+	}
+
+	c->minhash = strcmp(method, "minhash") == 0;
+	c->dedup = strcmp(dedup, "reject") == 0 ? TRACK_DEDUP_REJECT
+		: strcmp(dedup, "skip") == 0 ? TRACK_DEDUP_SKIP : TRACK_DEDUP_OFF;
+	c->state = strcmp(state, "ready") == 0 ? TRACK_READY
+		: strcmp(state, "linking") == 0 ? TRACK_LINKING : TRACK_BUILDING;
+
+	/* the pipeline options, name=value */
+	deconstruct_array(options, TEXTOID, -1, false, TYPALIGN_INT, &opts, NULL, &nopts);
+	names = palloc(sizeof(char *) * Max(nopts, 1));
+	values = palloc(sizeof(char *) * Max(nopts, 1));
+	for (int i = 0; i < nopts; i++)
+	{
+		char	   *o = TextDatumGetCString(opts[i]);
+		char	   *eq = strchr(o, '=');
+
+		if (eq == NULL)
+			bad_option(get_rel_name(c->config_relid), psprintf("option \"%s\" is not of the form name=value.", o), NULL);
+		*eq = '\0';
+		names[i] = o;
+		values[i] = eq + 1;
+	}
+	MemoryContextSwitchTo(old);
+	fpcall_setup(&c->fp, c->nsp, c->minhash, nopts, names, values, c->cxt, bad_option,
+				 get_rel_name(c->config_relid), NULL);
+
+	/* the locks: near rows share a key, over the whole table (stories cross sites) */
+	c->locks.relid = c->relid;
+	c->locks.minhash = c->minhash;
+	c->locks.radius = c->minhash ? 0 : (int) c->threshold;
+	c->locks.pair_keys = false;
+	c->locks.jaccard = c->threshold;
+	c->locks.lsh_bands = c->lsh_bands;
+	c->locks.lsh_rows = c->lsh_rows;
+	c->locks.lsh_min_bands = c->lsh_min_bands;
+	{
+		int			keys = c->minhash
+			? (c->lsh_bands > 0 ? c->lsh_bands - c->lsh_min_bands + 1
+			   : c->fp.k - tfp_jaccard_needed(c->threshold, Max(c->fp.k, 1)) + 1)
+			: c->locks.radius + 1;
+
+		c->locks.escalate = Max(1, DEDUP_LOCK_BUDGET / Max(keys, 1));
+	}
+	c->locks.who = "textfp_track";
+
+	track_prepare_plans(c);
+	SPI_finish();
+}
+
+/*
+ * The registration of config_relid for the table rel (its trigger's table):
+ * cached, rebuilt when stale.  The caller releases it.
+ */
+TrackConfig *
+track_get_config(Oid config_relid, Relation rel)
+{
+	ConfigEntry *e;
+	bool		found;
+	TrackConfig *c;
+
+	init_cache();
+	sweep();
+	e = hash_search(cache, &config_relid, HASH_ENTER, &found);
+	if (found && e->config->valid && e->config->relid == RelationGetRelid(rel))
+	{
+		e->config->refcount++;
+		return e->config;
+	}
+	if (found)
+	{
+		/* stale: a call may still hold it */
+		TrackConfig *stale = e->config;
+
+		if (stale->refcount > 0)
+		{
+			stale->next_retired = retired;
+			retired = stale;
+		}
+		else
+			free_config(stale);
+	}
+	e->config = NULL;
+	{
+		MemoryContext cxt = AllocSetContextCreate(CacheMemoryContext, "textfp_track registration",
+												  ALLOCSET_SMALL_SIZES);
+
+		c = MemoryContextAllocZero(cxt, sizeof(TrackConfig));
+		c->cxt = cxt;
+		c->config_relid = config_relid;
+	}
+	PG_TRY();
+	{
+		build_config(c, rel);
+	}
+	PG_CATCH();
+	{
+		hash_search(cache, &config_relid, HASH_REMOVE, NULL);
+		free_config(c);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	c->valid = true;
+	c->refcount = 1;
+	e = hash_search(cache, &config_relid, HASH_ENTER, &found);
+	e->config = c;
+	return c;
+}
+
+/* The same, by the configuration table's name (a trigger's argument). */
+TrackConfig *
+track_get_config_by_name(const char *name, Relation rel)
+{
+	List	   *names = stringToQualifiedNameList(name);
+	Oid			relid = RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true);
+
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("textfp registration table %s of table \"%s\" does not exist", name,
+						RelationGetRelationName(rel)),
+				 errhint("textfp_untrack() removes a registration's triggers; textfp_track() makes a new one.")));
+	return track_get_config(relid, rel);
+}
+
+void
+track_release_config(TrackConfig *c)
+{
+	Assert(c->refcount > 0);
+	c->refcount--;
+}
+
+/* (at1, key1) against (at2, key2): time order, then key order. */
+int
+track_compare(TrackConfig *c, Datum at1, Datum key1, Datum at2, Datum key2)
+{
+	int			r = DatumGetInt32(FunctionCall2Coll(&c->time_cmp, InvalidOid, at1, at2));
+
+	if (r != 0)
+		return r;
+	return DatumGetInt32(FunctionCall2Coll(&c->key_cmp, C_COLLATION_OID, key1, key2));
+}
+
+/* Is a score within a bound (a distance at most, an estimate at least)? */
+bool
+track_within(TrackConfig *c, double score, double bound)
+{
+	return c->minhash ? score >= bound : score <= bound;
+}
+
+/* Is score1 nearer than score2 (a smaller distance, a larger estimate)? */
+bool
+track_better(TrackConfig *c, double score1, double score2)
+{
+	return c->minhash ? score1 > score2 : score1 < score2;
+}
+
+const char *
+track_key_text(TrackConfig *c, Datum key)
+{
+	Oid			out;
+	bool		varlena;
+
+	getTypeOutputInfo(c->key_type, &out, &varlena);
+	return OidOutputFunctionCall(out, key);
+}

@@ -1,0 +1,330 @@
+/*
+ * track_link.c: the link rule of tracked tables, and keeping links right when
+ * a row arrives late, changes or goes.
+ *
+ * The rule (docs/stories.md): a row links to its nearest match among the
+ * rows before it in (time, key) order that are within the threshold, ties
+ * to the earliest; with a cohesion bound, a candidate is taken only if the
+ * row is also within that bound of the candidate's story's original, else
+ * the next one is tried.  No candidate: the row is an original, a story of
+ * its own.  A story is an original with everything that descends from it,
+ * named by the original's key.
+ *
+ * A row's link depends only on the rows before it (their fingerprints,
+ * times, keys and stories), so a new row that comes last changes nothing
+ * else.  A row that comes in before others, changes or goes can change the
+ * link or story of rows after it that are near it, and those of rows near
+ * them in turn: relink() visits those rows in (time, key) order, each at
+ * most once, and goes on past a row only when its link or story changed.
+ * That gives exactly the links a rebuild in time order gives
+ * (sql/track_order.sql checks it over random arrival orders).
+ *
+ * Concurrency: a row's link is read and written only under the lock keys
+ * every near pair shares (dedup_take_locks()), and read under a fresh
+ * snapshot, so two transactions that touch near rows take turns, and the
+ * later sees what the earlier committed.  At REPEATABLE READ and
+ * SERIALIZABLE a near row whose state the transaction's own snapshot does not
+ * show raises 40001.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/xact.h"
+#include "catalog/pg_collation.h"
+#include "lib/binaryheap.h"
+#include "miscadmin.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+
+#include "track.h"
+
+static bool
+same_key(TrackConfig *c, Datum a, Datum b)
+{
+	return DatumGetBool(FunctionCall2Coll(&c->key_eq, C_COLLATION_OID, a, b));
+}
+
+void
+track_lock_row(TrackConfig *c, Datum fp)
+{
+	dedup_take_locks(&c->locks, 0, fp);
+}
+
+/*
+ * The near rows of fp at a fresh snapshot; at REPEATABLE READ and
+ * SERIALIZABLE also at the transaction's, and 40001 where they differ (a
+ * near row committed, changed or gone after the transaction's snapshot).
+ */
+static int
+near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
+{
+	int			n = track_near(c, fp, at, key, out, GetLatestSnapshot());
+
+	if (IsolationUsesXactSnapshot())
+	{
+		TrackNear  *mine;
+		int			m = track_near(c, fp, at, key, &mine, GetTransactionSnapshot());
+		bool		same = m == n;
+
+		for (int i = 0; same && i < n; i++)
+			same = same_key(c, mine[i].key, (*out)[i].key) && same_key(c, mine[i].story, (*out)[i].story);
+		if (!same)
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("could not serialize access due to a concurrent change of near rows in table \"%s\"",
+							get_rel_name(c->relid)),
+					 errdetail("A row near the one written was added, changed or removed by a transaction that committed after this transaction's snapshot was taken."),
+					 errhint("The transaction might succeed if retried.")));
+	}
+	return n;
+}
+
+/*
+ * The link of a row (key, at, fp) given its near rows: into link (source,
+ * story, score).
+ */
+static void
+choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n, TrackRow *link)
+{
+	link->source_null = true;
+	link->source = (Datum) 0;
+	link->story = key;
+	link->score_null = true;
+	link->score = 0;
+	if (fp_null)
+		return;
+	for (int i = 0; i < n; i++)
+	{
+		TrackNear  *y = &near[i];
+
+		if (!y->earlier)
+			continue;
+		if (!isnan(c->cohesion) && !same_key(c, y->story, y->key))
+		{
+			Datum		root_fp;
+
+			/* the story's original must also be near enough */
+			if (!track_root_fp(c, y->story, &root_fp, GetLatestSnapshot()) ||
+				!track_within(c, track_score(c, fp, root_fp), c->cohesion))
+				continue;
+		}
+		link->source_null = false;
+		link->source = y->key;
+		link->story = y->story;
+		link->score_null = false;
+		link->score = y->score;
+		return;
+	}
+}
+
+static bool
+link_differs(TrackConfig *c, const TrackRow *old, const TrackRow *new)
+{
+	if (old->source_null != new->source_null || old->score_null != new->score_null)
+		return true;
+	if (!old->source_null && !same_key(c, old->source, new->source))
+		return true;
+	if (!same_key(c, old->story, new->story))
+		return true;
+	return !old->score_null && old->score != new->score;
+}
+
+/* --- the rows a change reaches, in (at, key) order --- */
+
+typedef struct WorkItem
+{
+	Datum		key;
+	Datum		at;
+} WorkItem;
+
+/* binaryheap is a max-heap: the earliest (at, key) on top */
+static int
+work_cmp(Datum a, Datum b, void *arg)
+{
+	WorkItem   *x = (WorkItem *) DatumGetPointer(a);
+	WorkItem   *y = (WorkItem *) DatumGetPointer(b);
+
+	return -track_compare((TrackConfig *) arg, x->at, x->key, y->at, y->key);
+}
+
+typedef struct WorkQueue
+{
+	binaryheap *heap;
+	MemoryContext cxt;
+	int			capacity;
+} WorkQueue;
+
+static void
+queue_push(TrackConfig *c, WorkQueue *q, Datum key, Datum at)
+{
+	MemoryContext old = MemoryContextSwitchTo(q->cxt);
+	WorkItem   *w = palloc(sizeof(WorkItem));
+
+	w->key = datumCopy(key, c->key_byval, c->key_len);
+	w->at = datumCopy(at, c->time_byval, c->time_len);
+	if (q->heap->bh_size >= q->capacity)
+	{
+		/* grow: a new heap of twice the room */
+		binaryheap *h = binaryheap_allocate(q->capacity * 2, work_cmp, c);
+
+		while (!binaryheap_empty(q->heap))
+			binaryheap_add_unordered(h, binaryheap_remove_first(q->heap));
+		binaryheap_build(h);
+		binaryheap_free(q->heap);
+		q->heap = h;
+		q->capacity *= 2;
+	}
+	binaryheap_add(q->heap, PointerGetDatum(w));
+	MemoryContextSwitchTo(old);
+}
+
+static void
+queue_later(TrackConfig *c, WorkQueue *q, TrackNear *near, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!near[i].earlier)
+			queue_push(c, q, near[i].key, near[i].at);
+}
+
+/*
+ * Relinks the row of key (if it is still there): under its lock keys, from
+ * a fresh look at its near rows.  Queues the rows after it that are near it
+ * when its link changed.  Returns false if the row is gone.
+ */
+static bool
+relink_one(TrackConfig *c, WorkQueue *q, Datum key, bool *changed)
+{
+	TrackRow	row;
+	TrackRow	link;
+	TrackNear  *near = NULL;
+	int			n = 0;
+
+	*changed = false;
+	if (!track_read_row(c, key, &row, GetLatestSnapshot()))
+		return false;
+	if (!row.fp_null)
+	{
+		track_lock_row(c, row.fp);
+		/* it may have changed while we waited */
+		if (!track_read_row(c, key, &row, GetLatestSnapshot()))
+			return false;
+	}
+	if (!row.fp_null)
+		n = near_checked(c, row.fp, row.at, row.key, &near);
+	choose_link(c, row.key, row.fp, row.fp_null, near, n, &link);
+	if (link_differs(c, &row, &link))
+	{
+		track_write_link(c, row.key, &link);
+		*changed = true;
+		if (q != NULL)
+			queue_later(c, q, near, n);
+	}
+	return true;
+}
+
+static void
+relink_queue(TrackConfig *c, WorkQueue *q)
+{
+	WorkItem   *last = NULL;
+
+	while (!binaryheap_empty(q->heap))
+	{
+		WorkItem   *w = (WorkItem *) DatumGetPointer(binaryheap_remove_first(q->heap));
+		bool		changed;
+
+		CHECK_FOR_INTERRUPTS();
+		/* a row queued twice comes out twice in a row: do it once */
+		if (last != NULL && same_key(c, last->key, w->key))
+			continue;
+		last = w;
+		(void) relink_one(c, q, w->key, &changed);
+	}
+}
+
+static WorkQueue *
+queue_create(TrackConfig *c)
+{
+	WorkQueue  *q = palloc(sizeof(WorkQueue));
+
+	q->cxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_track relink", ALLOCSET_DEFAULT_SIZES);
+	q->capacity = 64;
+	q->heap = binaryheap_allocate(q->capacity, work_cmp, c);
+	return q;
+}
+
+static void
+queue_free(WorkQueue *q)
+{
+	binaryheap_free(q->heap);
+	MemoryContextDelete(q->cxt);
+}
+
+/*
+ * A new row (key, at, site, fp in row): locks, links, writes it, and relinks
+ * the later rows it reaches.
+ */
+void
+track_link_new(TrackConfig *c, TrackRow *row, Snapshot snap)
+{
+	TrackNear  *near = NULL;
+	int			n = 0;
+	TrackRow	link;
+
+	if (!row->fp_null)
+	{
+		track_lock_row(c, row->fp);
+		n = near_checked(c, row->fp, row->at, row->key, &near);
+	}
+	choose_link(c, row->key, row->fp, row->fp_null, near, n, &link);
+	row->source = link.source;
+	row->source_null = link.source_null;
+	row->story = link.story;
+	row->score = link.score;
+	row->score_null = link.score_null;
+	track_write_row(c, row);
+	for (int i = 0; i < n; i++)
+		if (!near[i].earlier)
+		{
+			WorkQueue  *q = queue_create(c);
+
+			queue_later(c, q, near, n);
+			relink_queue(c, q);
+			queue_free(q);
+			break;
+		}
+}
+
+/*
+ * The rows after (at, key) near fp may have linked to a row that changed or
+ * went: relinks them and what they reach.  The row itself too when
+ * include_self (it changed and stays).
+ */
+void
+track_relink_from(TrackConfig *c, Datum fp, bool fp_null, Datum at, Datum key, bool include_self)
+{
+	WorkQueue  *q = queue_create(c);
+
+	if (include_self)
+		queue_push(c, q, key, at);
+	if (!fp_null)
+	{
+		TrackNear  *near;
+		int			n;
+
+		track_lock_row(c, fp);
+		n = near_checked(c, fp, at, key, &near);
+		queue_later(c, q, near, n);
+	}
+	relink_queue(c, q);
+	queue_free(q);
+}
+
+/* Relinks one row from its near rows, as a rebuild does (track_batch.c). */
+bool
+track_relink_row(TrackConfig *c, Datum key, bool *changed)
+{
+	return relink_one(c, NULL, key, changed);
+}

@@ -1,0 +1,403 @@
+/*
+ * track_store.c: the queries on a tracked table's store (T_textfp), prepared
+ * once per registration and run as T's owner, who owns the store: a writer
+ * of T needs no privilege on it, and nothing the store holds reaches the
+ * writer except through T's own triggers' decisions.
+ *
+ * Every name is qualified and every operator is written OPERATOR(schema.op)
+ * with the schema of the operator the type cache gives, and the plans are
+ * made under search_path = pg_catalog, pg_temp (the plan cache re-parses
+ * under the same path), so nothing a writer puts in its search_path takes a
+ * call.  The lookup of near rows is a generic plan whose only path is the
+ * fingerprint index's bitmap scan (dedup_lookup_settings()).
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+
+#include "track.h"
+
+/* OPERATOR(schema.name) of an operator, for SQL text. */
+static char *
+operator_sql(Oid opr)
+{
+	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opr));
+	Form_pg_operator form;
+	char	   *s;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator %u", opr);
+	form = (Form_pg_operator) GETSTRUCT(tup);
+	s = psprintf("OPERATOR(%s.%s)", quote_identifier(get_namespace_name(form->oprnamespace)),
+				 NameStr(form->oprname));
+	ReleaseSysCache(tup);
+	return s;
+}
+
+static SPIPlanPtr
+prepare(TrackConfig *c, const char *sql, int nargs, Oid *types, bool generic)
+{
+	SPIPlanPtr	plan;
+	Oid			save_userid;
+	int			save_sec;
+
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
+	plan = SPI_prepare_cursor(sql, nargs, types, generic ? CURSOR_OPT_GENERIC_PLAN : 0);
+	SetUserIdAndSecContext(save_userid, save_sec);
+	if (plan == NULL)
+		elog(ERROR, "SPI_prepare for textfp_track failed: %s (%s)", SPI_result_code_string(SPI_result), sql);
+	SPI_keepplan(plan);
+	return plan;
+}
+
+void
+track_prepare_plans(TrackConfig *c)
+{
+	const char *s = c->store_name;
+	const char *nsp = quote_identifier(c->nsp);
+	Oid			fptype = c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64;
+	TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);
+	const char *keq = operator_sql(ktc->eq_opr);
+	const char *near_where;
+	Oid			t_near[1] = {fptype};
+	Oid			t_key[1] = {c->key_type};
+	Oid			t_row[7] = {c->key_type, c->time_type, c->site_att ? c->site_type : TEXTOID,
+	fptype, c->key_type, c->key_type, FLOAT8OID};
+	Oid			t_link[4] = {c->key_type, c->key_type, c->key_type, FLOAT8OID};
+	Oid			t_site[3] = {c->key_type, c->time_type, c->site_att ? c->site_type : TEXTOID};
+	Oid			t_next[3] = {c->time_type, c->key_type, INT4OID};
+	Oid			t_first[1] = {INT4OID};
+	int			level;
+
+	if (c->minhash)
+		near_where = c->lsh_bands > 0
+			? psprintf("s.fp OPERATOR(%s.@@) %s.lsh_query($1, %d, %d, %d) AND s.fp OPERATOR(%s.<@) %s.jaccard_ball($1, %.17g::float8)",
+					   nsp, nsp, c->lsh_bands, c->lsh_rows, c->lsh_min_bands, nsp, nsp, c->threshold)
+			: psprintf("s.fp OPERATOR(%s.<@) %s.jaccard_ball($1, %.17g::float8)", nsp, nsp, c->threshold);
+	else
+		near_where = psprintf("s.fp OPERATOR(%s.<@) %s.hamming_ball($1, %d)", nsp, nsp, (int) c->threshold);
+
+	/* a generic plan through the fingerprint index, under a fixed search_path */
+	level = dedup_lookup_settings();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	c->plans[PLAN_NEAR] = prepare(c, psprintf(
+		"SELECT s.key, s.at, s.story, %s.%s(s.fp, $1)::float8 AS score FROM ONLY %s s WHERE %s",
+		nsp, c->minhash ? "jaccard" : "hamming_distance", s, near_where), 1, t_near, true);
+	AtEOXact_GUC(true, level);
+
+	level = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	c->plans[PLAN_ROW] = prepare(c, psprintf(
+		"SELECT s.at, s.site, s.fp, s.source, s.story, s.score FROM ONLY %s s WHERE s.key %s $1", s, keq),
+								 1, t_key, false);
+	c->plans[PLAN_ROOT_FP] = prepare(c, psprintf(
+		"SELECT s.fp FROM ONLY %s s WHERE s.key %s $1", s, keq), 1, t_key, false);
+	c->plans[PLAN_INSERT] = prepare(c, psprintf(
+		"INSERT INTO %s AS s (key, at, site, fp, source, story, score) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+		"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
+		"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now()",
+		s), 7, t_row, false);
+	c->plans[PLAN_LINK] = prepare(c, psprintf(
+		"UPDATE ONLY %s s SET source = $2, story = $3, score = $4, linked_at = pg_catalog.now() WHERE s.key %s $1",
+		s, keq), 4, t_link, false);
+	c->plans[PLAN_DELETE] = prepare(c, psprintf(
+		"DELETE FROM ONLY %s s WHERE s.key %s $1 RETURNING s.at, s.site, s.fp, s.source, s.story, s.score",
+		s, keq), 1, t_key, false);
+	c->plans[PLAN_SITE] = prepare(c, psprintf(
+		"UPDATE ONLY %s s SET at = $2, site = $3 WHERE s.key %s $1", s, keq), 3, t_site, false);
+	c->plans[PLAN_NEXT] = prepare(c, psprintf(
+		"SELECT s.key, s.at FROM ONLY %s s WHERE (s.at, s.key) > ($1, $2) ORDER BY s.at, s.key LIMIT $3", s),
+								  3, t_next, false);
+	c->plans[PLAN_FIRST] = prepare(c, psprintf(
+		"SELECT s.key, s.at FROM ONLY %s s ORDER BY s.at, s.key LIMIT $1", s), 1, t_first, false);
+	AtEOXact_GUC(true, level);
+}
+
+/* Runs a plan as T's owner (past row-level security: the store is textfp's). */
+static int
+run(TrackConfig *c, TrackPlan p, Datum *values, const char *nulls, Snapshot snap, bool read_only, long count)
+{
+	Oid			save_userid;
+	int			save_sec;
+	volatile int rc = 0;
+	volatile int level = 0;
+
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
+						   SECURITY_RESTRICTED_OPERATION);
+	if (p == PLAN_NEAR)
+		level = dedup_lookup_settings();	/* a replan keeps the index path */
+	PG_TRY();
+	{
+		rc = snap != InvalidSnapshot
+			? SPI_execute_snapshot(c->plans[p], values, nulls, snap, InvalidSnapshot, read_only, false, count)
+			: SPI_execute_plan(c->plans[p], values, nulls, read_only, count);
+	}
+	PG_FINALLY();
+	{
+		if (p == PLAN_NEAR)
+			AtEOXact_GUC(true, level);
+		SetUserIdAndSecContext(save_userid, save_sec);
+	}
+	PG_END_TRY();
+	if (rc < 0)
+		elog(ERROR, "textfp_track query failed: %s", SPI_result_code_string(rc));
+	return rc;
+}
+
+static Datum
+copy_datum(Datum d, bool isnull, int16 len, bool byval)
+{
+	return isnull ? (Datum) 0 : datumCopy(d, byval, len);
+}
+
+static TrackConfig *sort_config;
+
+static int
+near_cmp(const void *a, const void *b)
+{
+	const TrackNear *x = a;
+	const TrackNear *y = b;
+
+	if (x->score != y->score)
+		return track_better(sort_config, x->score, y->score) ? -1 : 1;
+	return track_compare(sort_config, x->at, x->key, y->at, y->key);
+}
+
+/*
+ * The rows of the store near fp (the row of key itself left out), in the
+ * caller's memory, nearest first, then by (at, key); earlier says which come
+ * before (at, key).
+ */
+int
+track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap)
+{
+	Datum		values[1] = {fp};
+	MemoryContext caller = CurrentMemoryContext;
+	int			n = 0;
+	TrackNear  *r;
+	int16		fplen;
+	bool		fpbyval;
+
+	run(c, PLAN_NEAR, values, NULL, snap, true, 0);
+	get_typlenbyval(c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64, &fplen, &fpbyval);
+	r = MemoryContextAlloc(caller, sizeof(TrackNear) * Max(SPI_processed, 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	d = SPI_tuptable->tupdesc;
+		bool		isnull;
+		Datum		k = SPI_getbinval(tup, d, 1, &isnull);
+		Datum		a = SPI_getbinval(tup, d, 2, &isnull);
+		Datum		st = SPI_getbinval(tup, d, 3, &isnull);
+		MemoryContext old;
+
+		if (DatumGetBool(FunctionCall2Coll(&c->key_eq, C_COLLATION_OID, k, key)))
+			continue;
+		old = MemoryContextSwitchTo(caller);
+		r[n].key = copy_datum(k, false, c->key_len, c->key_byval);
+		r[n].at = copy_datum(a, false, c->time_len, c->time_byval);
+		r[n].story = copy_datum(st, false, c->key_len, c->key_byval);
+		MemoryContextSwitchTo(old);
+		r[n].score = DatumGetFloat8(SPI_getbinval(tup, d, 4, &isnull));
+		r[n].earlier = track_compare(c, r[n].at, r[n].key, at, key) < 0;
+		n++;
+	}
+	SPI_freetuptable(SPI_tuptable);
+	/* nearest first, then earliest (at, key): one order for everyone */
+	sort_config = c;
+	qsort(r, n, sizeof(TrackNear), near_cmp);
+	*out = r;
+	return n;
+}
+
+/* The store row of key, into row (caller's memory); false if there is none. */
+bool
+track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap)
+{
+	Datum		values[1] = {key};
+	MemoryContext caller = CurrentMemoryContext;
+	HeapTuple	tup;
+	TupleDesc	d;
+	bool		isnull;
+	MemoryContext old;
+	int16		fplen;
+	bool		fpbyval;
+
+	run(c, PLAN_ROW, values, NULL, snap, true, 1);
+	if (SPI_processed == 0)
+	{
+		SPI_freetuptable(SPI_tuptable);
+		return false;
+	}
+	get_typlenbyval(c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64, &fplen, &fpbyval);
+	tup = SPI_tuptable->vals[0];
+	d = SPI_tuptable->tupdesc;
+	old = MemoryContextSwitchTo(caller);
+	memset(row, 0, sizeof(*row));
+	row->key = datumCopy(key, c->key_byval, c->key_len);
+	row->at = copy_datum(SPI_getbinval(tup, d, 1, &isnull), false, c->time_len, c->time_byval);
+	row->site = SPI_getbinval(tup, d, 2, &row->site_null);
+	row->site = c->site_att ? copy_datum(row->site, row->site_null, c->site_len, c->site_byval) : (Datum) 0;
+	row->fp = SPI_getbinval(tup, d, 3, &row->fp_null);
+	row->fp = copy_datum(row->fp, row->fp_null, fplen, fpbyval);
+	row->source = SPI_getbinval(tup, d, 4, &row->source_null);
+	row->source = copy_datum(row->source, row->source_null, c->key_len, c->key_byval);
+	row->story = copy_datum(SPI_getbinval(tup, d, 5, &isnull), false, c->key_len, c->key_byval);
+	{
+		Datum		s = SPI_getbinval(tup, d, 6, &row->score_null);
+
+		row->score = row->score_null ? 0 : DatumGetFloat8(s);
+	}
+	MemoryContextSwitchTo(old);
+	SPI_freetuptable(SPI_tuptable);
+	return true;
+}
+
+/* The fingerprint of the row of key (caller's memory); false if none or NULL. */
+bool
+track_root_fp(TrackConfig *c, Datum key, Datum *fp, Snapshot snap)
+{
+	Datum		values[1] = {key};
+	bool		isnull = true;
+	int16		fplen;
+	bool		fpbyval;
+
+	run(c, PLAN_ROOT_FP, values, NULL, snap, true, 1);
+	if (SPI_processed > 0)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		get_typlenbyval(c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64, &fplen, &fpbyval);
+		if (!isnull)
+			*fp = SPI_datumTransfer(d, fpbyval, fplen);
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return !isnull;
+}
+
+void
+track_write_row(TrackConfig *c, const TrackRow *row)
+{
+	Datum		values[7] = {row->key, row->at, row->site, row->fp, row->source, row->story,
+	Float8GetDatum(row->score)};
+	char		nulls[7] = {' ', ' ', row->site_null || !c->site_att ? 'n' : ' ', row->fp_null ? 'n' : ' ',
+	row->source_null ? 'n' : ' ', ' ', row->score_null ? 'n' : ' '};
+
+	run(c, PLAN_INSERT, values, nulls, InvalidSnapshot, false, 0);
+}
+
+void
+track_write_link(TrackConfig *c, Datum key, const TrackRow *link)
+{
+	Datum		values[4] = {key, link->source, link->story, Float8GetDatum(link->score)};
+	char		nulls[4] = {' ', link->source_null ? 'n' : ' ', ' ', link->score_null ? 'n' : ' '};
+
+	run(c, PLAN_LINK, values, nulls, InvalidSnapshot, false, 0);
+}
+
+/* Deletes the store row of key; its old values into old (caller's memory) if any. */
+bool
+track_delete_row(TrackConfig *c, Datum key, TrackRow *old)
+{
+	Datum		values[1] = {key};
+	MemoryContext caller = CurrentMemoryContext;
+	bool		found;
+
+	run(c, PLAN_DELETE, values, NULL, InvalidSnapshot, false, 0);
+	found = SPI_processed > 0;
+	if (found && old != NULL)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	d = SPI_tuptable->tupdesc;
+		bool		isnull;
+		int16		fplen;
+		bool		fpbyval;
+		MemoryContext o;
+
+		get_typlenbyval(c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64, &fplen, &fpbyval);
+		o = MemoryContextSwitchTo(caller);
+		memset(old, 0, sizeof(*old));
+		old->key = datumCopy(key, c->key_byval, c->key_len);
+		old->at = copy_datum(SPI_getbinval(tup, d, 1, &isnull), false, c->time_len, c->time_byval);
+		old->fp = SPI_getbinval(tup, d, 3, &old->fp_null);
+		old->fp = copy_datum(old->fp, old->fp_null, fplen, fpbyval);
+		MemoryContextSwitchTo(o);
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return found;
+}
+
+void
+track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null)
+{
+	Datum		values[3] = {key, at, site};
+	char		nulls[3] = {' ', ' ', site_null || !c->site_att ? 'n' : ' '};
+
+	run(c, PLAN_SITE, values, nulls, InvalidSnapshot, false, 0);
+}
+
+/*
+ * The next rows of the store in (at, key) order: the first limit, or those
+ * after (at, key).  Keys and times in the caller's memory.
+ */
+int
+track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datum **keys, Datum **ats)
+{
+	Datum		values[3] = {at, key, Int32GetDatum(limit)};
+	Datum		lim[1] = {Int32GetDatum(limit)};
+	MemoryContext caller = CurrentMemoryContext;
+	int			n;
+
+	if (first)
+		run(c, PLAN_FIRST, lim, NULL, InvalidSnapshot, true, 0);
+	else
+		run(c, PLAN_NEXT, values, NULL, InvalidSnapshot, true, 0);
+	n = (int) SPI_processed;
+	*keys = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
+	*ats = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		bool		isnull;
+		MemoryContext old = MemoryContextSwitchTo(caller);
+
+		(*keys)[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull),
+							   c->key_byval, c->key_len);
+		(*ats)[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull),
+							  c->time_byval, c->time_len);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return n;
+}
+
+/* How near two fingerprints are: Hamming distance, or Jaccard estimate. */
+double
+track_score(TrackConfig *c, Datum fp1, Datum fp2)
+{
+	if (!c->minhash)
+		return (double) __builtin_popcountll(DatumGetSimhash64(fp1) ^ DatumGetSimhash64(fp2));
+	else
+	{
+		MinhashSig *a = DatumGetMinhashSigP(fp1);
+		MinhashSig *b = DatumGetMinhashSigP(fp2);
+
+		minhash_sig_check_pair(a, b);
+		return (double) tfp_minhash_matches(a->values, b->values, a->k) / a->k;
+	}
+}

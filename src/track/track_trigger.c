@@ -1,0 +1,246 @@
+/*
+ * track_trigger.c: the triggers textfp_track() puts on a table.
+ *
+ *   textfp_track_trigger()  AFTER INSERT OR UPDATE OR DELETE FOR EACH ROW,
+ *                           and AFTER TRUNCATE FOR EACH STATEMENT: keeps the
+ *                           store (fingerprint, link, story) of every row
+ *                           current, in the writer's transaction;
+ *   textfp_track_dedup()    BEFORE INSERT OR UPDATE FOR EACH ROW, when the
+ *                           registration rejects or skips near duplicates.
+ *
+ * Both take two arguments, the registration's configuration table and its
+ * store, and check them against the table they fire on (track_config.c).  The store is written
+ * as the table's owner; the writer needs no privilege on it.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "commands/trigger.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "track.h"
+
+typedef struct TrackCall
+{
+	TrackConfig *c;
+	Relation	rel;
+} TrackCall;
+
+static void
+track_context(void *arg)
+{
+	TrackCall  *t = (TrackCall *) arg;
+
+	errcontext("textfp_track on table \"%s\"", RelationGetRelationName(t->rel));
+}
+
+static const char *
+config_argument(TriggerData *td, const char *fname)
+{
+	if (td->tg_trigger->tgnargs != 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("%s() takes two arguments, the registration's configuration table and store", fname),
+				 errhint("textfp_track() makes its triggers; do not create them by hand.")));
+	return td->tg_trigger->tgargs[0];
+}
+
+/* The store row of a row of T (key, time, site, fingerprint), into row. */
+static void
+row_of(TrackConfig *c, HeapTuple tup, TupleDesc desc, TrackRow *row, bool with_fp)
+{
+	bool		isnull;
+	Datum		doc;
+
+	memset(row, 0, sizeof(*row));
+	row->key = heap_getattr(tup, c->key_att, desc, &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NOT_NULL_VIOLATION),
+				 errmsg("a tracked row needs a key: column \"%s\" is NULL",
+						NameStr(TupleDescAttr(desc, c->key_att - 1)->attname))));
+	row->at = heap_getattr(tup, c->time_att, desc, &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NOT_NULL_VIOLATION),
+				 errmsg("a tracked row needs a time: column \"%s\" is NULL",
+						NameStr(TupleDescAttr(desc, c->time_att - 1)->attname)),
+				 errdetail("Stories are made in time order.")));
+	row->site_null = true;
+	if (c->site_att)
+		row->site = heap_getattr(tup, c->site_att, desc, &row->site_null);
+	row->fp_null = true;
+	if (with_fp)
+	{
+		doc = heap_getattr(tup, c->text_att, desc, &isnull);
+		if (!isnull)
+			row->fp = fpcall_fingerprint(&c->fp, doc, &row->fp_null);
+	}
+	row->story = row->key;
+	row->source_null = true;
+	row->score_null = true;
+}
+
+static bool
+same_column(HeapTuple a, HeapTuple b, TupleDesc desc, AttrNumber att)
+{
+	bool		na,
+				nb;
+	Datum		da,
+				db;
+	Form_pg_attribute attr;
+
+	if (att == 0)
+		return true;
+	da = heap_getattr(a, att, desc, &na);
+	db = heap_getattr(b, att, desc, &nb);
+	attr = TupleDescAttr(desc, att - 1);
+	if (na || nb)
+		return na && nb;
+	return datum_image_eq(da, db, attr->attbyval, attr->attlen);
+}
+
+/* A row gone (or gone from where it was): its store row, and what linked to it. */
+static void
+forget_row(TrackConfig *c, Datum key)
+{
+	TrackRow	old;
+
+	if (c->state == TRACK_BUILDING)
+	{
+		(void) track_delete_row(c, key, NULL);
+		return;
+	}
+	if (!track_read_row(c, key, &old, GetLatestSnapshot()))
+		return;
+	if (!old.fp_null)
+		track_lock_row(c, old.fp);
+	if (track_delete_row(c, key, &old))
+		track_relink_from(c, old.fp, old.fp_null, old.at, old.key, false);
+}
+
+static void
+add_row(TrackConfig *c, TrackRow *row)
+{
+	if (c->state == TRACK_BUILDING)
+		track_write_row(c, row);	/* fingerprint only: textfp_track() links later */
+	else
+		track_link_new(c, row, GetLatestSnapshot());
+}
+
+PG_FUNCTION_INFO_V1(textfp_track_trigger);
+Datum
+textfp_track_trigger(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	const char *config;
+	TrackCall	t;
+	ErrorContextCallback errcb;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("textfp_track_trigger() was not called as a trigger")));
+	if (!TRIGGER_FIRED_AFTER(td->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("textfp_track_trigger() must fire AFTER"),
+				 errhint("textfp_track() makes its triggers; do not create them by hand.")));
+	config = config_argument(td, "textfp_track_trigger");
+	t.rel = td->tg_relation;
+	t.c = track_get_config_by_name(config, t.rel);
+	errcb.callback = track_context;
+	errcb.arg = &t;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	PG_TRY();
+	{
+		TrackConfig *c = t.c;
+		TupleDesc	desc = RelationGetDescr(t.rel);
+
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+		{
+			Oid			save_userid;
+			int			save_sec;
+
+			GetUserIdAndSecContext(&save_userid, &save_sec);
+			SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+			if (SPI_execute(psprintf("TRUNCATE ONLY %s", c->store_name), false, 0) != SPI_OK_UTILITY)
+				elog(ERROR, "TRUNCATE of the store failed");
+			SetUserIdAndSecContext(save_userid, save_sec);
+		}
+		else if (!TRIGGER_FIRED_FOR_ROW(td->tg_event))
+			elog(ERROR, "textfp_track_trigger() fires for each row, and for TRUNCATE");
+		else if (TRIGGER_FIRED_BY_INSERT(td->tg_event))
+		{
+			TrackRow	row;
+
+			row_of(c, td->tg_trigtuple, desc, &row, true);
+			add_row(c, &row);
+		}
+		else if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
+		{
+			TrackRow	row;
+
+			row_of(c, td->tg_trigtuple, desc, &row, false);
+			forget_row(c, row.key);
+		}
+		else
+		{
+			HeapTuple	oldtup = td->tg_trigtuple;
+			HeapTuple	newtup = td->tg_newtuple;
+			bool		same_key = same_column(oldtup, newtup, desc, c->key_att);
+			bool		same_text = same_column(oldtup, newtup, desc, c->text_att);
+			bool		same_time = same_column(oldtup, newtup, desc, c->time_att);
+			bool		same_site = same_column(oldtup, newtup, desc, c->site_att);
+
+			if (!same_key || !same_text || !same_time)
+			{
+				TrackRow	old,
+							row;
+
+				/* as if the old row went and the new one came */
+				row_of(c, oldtup, desc, &old, false);
+				row_of(c, newtup, desc, &row, same_key && same_text ? false : true);
+				if (same_key && same_text)
+				{
+					TrackRow	stored;
+
+					if (track_read_row(c, row.key, &stored, GetLatestSnapshot()))
+					{
+						row.fp = stored.fp;
+						row.fp_null = stored.fp_null;
+					}
+					else
+						row_of(c, newtup, desc, &row, true);
+				}
+				forget_row(c, old.key);
+				add_row(c, &row);
+			}
+			else if (!same_site)
+			{
+				TrackRow	row;
+
+				row_of(c, newtup, desc, &row, false);
+				track_write_site(c, row.key, row.at, row.site, row.site_null);
+			}
+		}
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		track_release_config(t.c);
+		error_context_stack = errcb.previous;
+	}
+	PG_END_TRY();
+	return PointerGetDatum(NULL);
+}
