@@ -2086,8 +2086,12 @@ BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
 	SELECT * INTO r FROM @extschema@.textfp_registration(tbl);
 	EXECUTE format('DROP TRIGGER textfp_track ON %s', tbl);
-	EXECUTE format('DROP TRIGGER IF EXISTS textfp_track_truncate ON %s', tbl);
-	EXECUTE format('DROP TRIGGER IF EXISTS textfp_track_dedup ON %s', tbl);
+	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_truncate') THEN
+		EXECUTE format('DROP TRIGGER textfp_track_truncate ON %s', tbl);
+	END IF;
+	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_dedup') THEN
+		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
+	END IF;
 	EXECUTE format('DROP TABLE %s, %s', r.store, r.config);
 END
 $$;
@@ -2108,3 +2112,142 @@ END
 $$;
 COMMENT ON FUNCTION textfp_stories(regclass)
 	IS 'every row of a tracked table with the story it belongs to (the key of its original; its own key for an original), as text';
+
+-- The stories of a tracked table, largest first: one row per story of at
+-- least min_size rows (whose original is at or after since, if given).
+CREATE FUNCTION textfp_story_report(tbl regclass, since timestamptz DEFAULT NULL, min_size integer DEFAULT 2)
+RETURNS TABLE (story_id text, size bigint, sites bigint, original_site text, first_at timestamptz, last_at timestamptz)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+BEGIN
+	RETURN QUERY EXECUTE format('
+		SELECT g.story::text, g.size, g.sites, o.site::text, o.at::timestamptz, g.last_at::timestamptz
+		FROM (SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at
+			  FROM %1$s s GROUP BY s.story HAVING count(*) >= $2) g
+		JOIN %1$s o ON o.key = g.story
+		WHERE $1 IS NULL OR o.at::timestamptz >= $1
+		ORDER BY g.size DESC, o.at, g.story', st) USING since, coalesce(min_size, 1);
+END
+$$;
+COMMENT ON FUNCTION textfp_story_report(regclass, timestamptz, integer)
+	IS 'the stories of a tracked table, largest first: original (story_id), size, sites, the original''s site, first and last seen';
+
+-- Stories that began at or after since, earliest first.
+CREATE FUNCTION textfp_new_stories(tbl regclass, since timestamptz)
+RETURNS TABLE (story_id text, first_at timestamptz, original_site text, size bigint, sites bigint)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+BEGIN
+	IF since IS NULL THEN
+		RAISE EXCEPTION 'since must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	RETURN QUERY EXECUTE format('
+		SELECT o.key::text, o.at::timestamptz, o.site::text, m.size, m.sites
+		FROM %1$s o
+		CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites FROM %1$s s WHERE s.story = o.key) m
+		WHERE o.source IS NULL AND o.at::timestamptz >= $1
+		ORDER BY o.at, o.key', st) USING since;
+END
+$$;
+COMMENT ON FUNCTION textfp_new_stories(regclass, timestamptz)
+	IS 'the stories of a tracked table whose original is at or after since, with their size so far';
+
+-- Who reprints whom: links between rows of different sites (or all links
+-- with same_site), by the source's site and the copy's site.
+CREATE FUNCTION textfp_reprints(tbl regclass, since timestamptz DEFAULT NULL, same_site boolean DEFAULT false)
+RETURNS TABLE (source_site text, reprint_site text, reprints bigint, stories bigint, median_delay interval)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+BEGIN
+	RETURN QUERY EXECUTE format('
+		SELECT o.site::text, c.site::text, count(*), count(DISTINCT c.story),
+			   percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz)
+		FROM %1$s c JOIN %1$s o ON o.key = c.source
+		WHERE ($1 IS NULL OR c.at::timestamptz >= $1) AND ($2 OR c.site IS DISTINCT FROM o.site)
+		GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2', st) USING since, coalesce(same_site, false);
+END
+$$;
+COMMENT ON FUNCTION textfp_reprints(regclass, timestamptz, boolean)
+	IS 'who reprints whom in a tracked table: links by the source''s site and the copy''s site, with their count, stories and median delay';
+
+-- A story's members in time order, each with its link.
+CREATE FUNCTION textfp_story_timeline(tbl regclass, story_id text)
+RETURNS TABLE (key text, at timestamptz, site text, source text, score double precision, delay interval)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+	ktype regtype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = st::oid AND a.attname = 'key')::regtype;
+BEGIN
+	RETURN QUERY EXECUTE format('
+		SELECT s.key::text, s.at::timestamptz, s.site::text, s.source::text, s.score,
+			   s.at::timestamptz - o.at::timestamptz
+		FROM %1$s s JOIN %1$s o ON o.key = s.story
+		WHERE s.story = $1::%2$s
+		ORDER BY s.at, s.key', st, ktype) USING story_id;
+END
+$$;
+COMMENT ON FUNCTION textfp_story_timeline(regclass, text)
+	IS 'the members of one story of a tracked table in time order, each with its source, score and delay after the original';
+
+-- The tracked tables the caller may see, with their state and progress.
+CREATE FUNCTION textfp_tracked()
+RETURNS TABLE (tbl regclass, store regclass, method text, threshold double precision, state text, phase text,
+			   done bigint, total bigint, updated_at timestamptz)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	t record;
+	r record;
+BEGIN
+	FOR t IN
+		SELECT g.tgrelid::regclass AS tbl FROM pg_trigger g
+		WHERE g.tgname = 'textfp_track' AND g.tgfoid = '@extschema@.textfp_track_trigger()'::regprocedure::oid
+		  AND has_table_privilege(g.tgrelid, 'SELECT')
+		ORDER BY 1
+	LOOP
+		SELECT * INTO r FROM @extschema@.textfp_registration(t.tbl);
+		tbl := t.tbl;
+		store := r.store;
+		method := NULL; threshold := NULL; state := NULL; phase := NULL; done := NULL; total := NULL; updated_at := NULL;
+		IF has_table_privilege(r.config, 'SELECT') THEN
+			EXECUTE format('SELECT c.method, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at FROM ONLY %s c', r.config)
+				INTO method, threshold, state, phase, done, total, updated_at;
+		END IF;
+		RETURN NEXT;
+	END LOOP;
+END
+$$;
+COMMENT ON FUNCTION textfp_tracked()
+	IS 'the tracked tables the caller may read, with their method, threshold, state and progress (from the registration, when the caller may read it)';
+
+-- textfp_stories(tbl, key type): the same, keys of the table's own type.
+CREATE FUNCTION textfp_stories(tbl regclass, key_type anyelement)
+RETURNS TABLE (key anyelement, story_id anyelement)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+	ktype regtype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = st::oid AND a.attname = 'key')::regtype;
+BEGIN
+	IF pg_typeof(key_type) <> ktype THEN
+		RAISE EXCEPTION 'the keys of % are %, not %', tbl, ktype, pg_typeof(key_type)
+			USING ERRCODE = 'datatype_mismatch', HINT = format('textfp_stories(%L, NULL::%s)', tbl, ktype);
+	END IF;
+	RETURN QUERY EXECUTE format('SELECT s.key, s.story FROM %s s', st);
+END
+$$;
+COMMENT ON FUNCTION textfp_stories(regclass, anyelement)
+	IS 'every row of a tracked table with the story it belongs to, as the key''s own type: textfp_stories(''t'', NULL::bigint)';
