@@ -1432,6 +1432,11 @@ CREATE FUNCTION textfp_track_trigger() RETURNS trigger
 COMMENT ON FUNCTION textfp_track_trigger()
 	IS 'trigger of a tracked table: keeps its store (fingerprints, links, stories) current; made by textfp_track()';
 
+CREATE FUNCTION textfp_track_dedup() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'textfp_track_dedup' LANGUAGE C;
+COMMENT ON FUNCTION textfp_track_dedup()
+	IS 'trigger of a tracked table registered with dedup => ''reject'' or ''skip'': keeps near duplicates out, race-free; made by textfp_track()';
+
 CREATE FUNCTION textfp_track_link(config regclass, after_at text, after_key text, batch integer,
 								  OUT last_at text, OUT last_key text, OUT rows integer, OUT changed integer)
 	AS 'MODULE_PATHNAME', 'textfp_track_link' LANGUAGE C VOLATILE;
@@ -1840,6 +1845,10 @@ BEGIN
 		EXECUTE FUNCTION @extschema@.textfp_track_trigger(%L, %L)', tbl, cfg, st);
 	EXECUTE format('CREATE TRIGGER textfp_track_truncate AFTER TRUNCATE ON %s FOR EACH STATEMENT
 		EXECUTE FUNCTION @extschema@.textfp_track_trigger(%L, %L)', tbl, cfg, st);
+	IF dedup <> 'off' THEN
+		EXECUTE format('CREATE TRIGGER textfp_track_dedup BEFORE INSERT OR UPDATE ON %s FOR EACH ROW
+			EXECUTE FUNCTION @extschema@.textfp_track_dedup(%L, %L)', tbl, cfg, st);
+	END IF;
 	RETURN to_regclass(cfg);
 END
 $$;

@@ -144,6 +144,8 @@ typedef struct TrackNear
 	Datum		key;
 	Datum		at;
 	Datum		story;
+	Datum		site;
+	bool		site_null;
 	double		score;			/* Hamming distance or Jaccard estimate */
 	bool		earlier;		/* (at, key) before the row asked about */
 } TrackNear;
@@ -159,6 +161,7 @@ extern const char *track_key_text(TrackConfig *c, Datum key);
 /* track_store.c: each runs as T's owner, with SPI connected by the caller */
 extern void track_prepare_plans(TrackConfig *c);
 extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
+extern int	track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap);
 extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);
 extern bool track_root_fp(TrackConfig *c, Datum key, Datum *fp, Snapshot snap);
 extern void track_write_row(TrackConfig *c, const TrackRow *row);

@@ -95,7 +95,7 @@ track_prepare_plans(TrackConfig *c)
 	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
 	c->plans[PLAN_NEAR] = prepare(c, psprintf(
-		"SELECT s.key, s.at, s.story, %s.%s(s.fp, $1)::float8 AS score FROM ONLY %s s WHERE %s",
+		"SELECT s.key, s.at, s.story, %s.%s(s.fp, $1)::float8 AS score, s.site FROM ONLY %s s WHERE %s",
 		nsp, c->minhash ? "jaccard" : "hamming_distance", s, near_where), 1, t_near, true);
 	AtEOXact_GUC(true, level);
 
@@ -191,11 +191,8 @@ track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snaps
 	MemoryContext caller = CurrentMemoryContext;
 	int			n = 0;
 	TrackNear  *r;
-	int16		fplen;
-	bool		fpbyval;
 
 	run(c, PLAN_NEAR, values, NULL, snap, true, 0);
-	get_typlenbyval(c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64, &fplen, &fpbyval);
 	r = MemoryContextAlloc(caller, sizeof(TrackNear) * Max(SPI_processed, 1));
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
@@ -213,6 +210,8 @@ track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snaps
 		r[n].key = copy_datum(k, false, c->key_len, c->key_byval);
 		r[n].at = copy_datum(a, false, c->time_len, c->time_byval);
 		r[n].story = copy_datum(st, false, c->key_len, c->key_byval);
+		r[n].site = SPI_getbinval(tup, d, 5, &r[n].site_null);
+		r[n].site = c->site_att ? copy_datum(r[n].site, r[n].site_null, c->site_len, c->site_byval) : (Datum) 0;
 		MemoryContextSwitchTo(old);
 		r[n].score = DatumGetFloat8(SPI_getbinval(tup, d, 4, &isnull));
 		r[n].earlier = track_compare(c, r[n].at, r[n].key, at, key) < 0;
@@ -224,6 +223,28 @@ track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snaps
 	qsort(r, n, sizeof(TrackNear), near_cmp);
 	*out = r;
 	return n;
+}
+
+/* The near rows of a new row in its dedup scope (the same site, NULL its own, with dedup_scope 'site'). */
+int
+track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap)
+{
+	int			n = track_near(c, row->fp, row->at, row->key, out, snap);
+	int			m = 0;
+
+	if (!c->dedup_site)
+		return n;
+	for (int i = 0; i < n; i++)
+	{
+		TrackNear  *x = &(*out)[i];
+		bool		same = x->site_null || row->site_null
+			? x->site_null && row->site_null
+			: datum_image_eq(x->site, row->site, c->site_byval, c->site_len);
+
+		if (same)
+			(*out)[m++] = *x;
+	}
+	return m;
 }
 
 /* The store row of key, into row (caller's memory); false if there is none. */

@@ -19,6 +19,8 @@
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
 #include "miscadmin.h"
+#include "catalog/pg_collation.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -243,4 +245,125 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 	return PointerGetDatum(NULL);
+}
+
+/*
+ * textfp_track_dedup(): BEFORE INSERT OR UPDATE FOR EACH ROW of a
+ * registration with dedup => 'reject' or 'skip': a row near an existing one
+ * (within the threshold, and of the same site with dedup_scope => 'site') is
+ * rejected (23505) or left out.  Race-free as textfp_dedup is: the row's
+ * lock keys, then a fresh look; at REPEATABLE READ and SERIALIZABLE a match
+ * only a fresh snapshot shows raises 40001.  The DETAIL names the existing
+ * row only to a writer that may read the store, which names it anyway.
+ */
+PG_FUNCTION_INFO_V1(textfp_track_dedup);
+Datum
+textfp_track_dedup(PG_FUNCTION_ARGS)
+{
+	TriggerData *td = (TriggerData *) fcinfo->context;
+	const char *config;
+	TrackCall	t;
+	ErrorContextCallback errcb;
+	HeapTuple	newtup;
+	HeapTuple	result;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("textfp_track_dedup() was not called as a trigger")));
+	if (!TRIGGER_FIRED_BEFORE(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event) ||
+		TRIGGER_FIRED_BY_DELETE(td->tg_event) || TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("textfp_track_dedup() must fire BEFORE INSERT OR UPDATE FOR EACH ROW"),
+				 errhint("textfp_track() makes its triggers; do not create them by hand.")));
+	config = config_argument(td, "textfp_track_dedup");
+	newtup = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
+	result = newtup;
+	t.rel = td->tg_relation;
+	t.c = track_get_config_by_name(config, t.rel);
+	errcb.callback = track_context;
+	errcb.arg = &t;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+	PG_TRY();
+	{
+		TrackConfig *c = t.c;
+		TupleDesc	desc = RelationGetDescr(t.rel);
+		TrackRow	row;
+		bool		unchanged = false;
+
+		if (TRIGGER_FIRED_BY_UPDATE(td->tg_event))
+			unchanged = same_column(td->tg_trigtuple, newtup, desc, c->text_att) &&
+				same_column(td->tg_trigtuple, newtup, desc, c->site_att);
+		if (!unchanged && c->dedup != TRACK_DEDUP_OFF && c->state != TRACK_BUILDING)
+		{
+			row_of(c, newtup, desc, &row, true);
+			if (!row.fp_null)
+			{
+				TrackNear  *near;
+				int			n;
+				int			hit = -1;
+				Datum		old_key = (Datum) 0;
+				bool		is_update = TRIGGER_FIRED_BY_UPDATE(td->tg_event);
+
+				if (is_update)
+				{
+					bool		isnull;
+
+					old_key = heap_getattr(td->tg_trigtuple, c->key_att, desc, &isnull);
+				}
+				if (SPI_connect() != SPI_OK_CONNECT)
+					elog(ERROR, "SPI_connect failed");
+				track_lock_row(c, row.fp);
+				n = track_near_in_scope(c, &row, &near, GetLatestSnapshot());
+				for (int i = 0; i < n && hit < 0; i++)
+					if (!is_update || !DatumGetBool(FunctionCall2Coll(&c->key_eq, C_COLLATION_OID, near[i].key, old_key)))
+						hit = i;
+				if (hit >= 0 && IsolationUsesXactSnapshot())
+				{
+					TrackNear  *mine;
+					int			m = track_near_in_scope(c, &row, &mine, GetTransactionSnapshot());
+					bool		seen = false;
+
+					for (int i = 0; i < m && !seen; i++)
+						seen = !is_update || !DatumGetBool(FunctionCall2Coll(&c->key_eq, C_COLLATION_OID, mine[i].key, old_key));
+					if (!seen)
+						ereport(ERROR,
+								(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+								 errmsg("could not serialize access due to a concurrent near-duplicate insert"),
+								 errdetail("A near duplicate of the new row committed after this transaction's snapshot was taken."),
+								 errhint("The transaction might succeed if retried.")));
+				}
+				if (hit >= 0 && c->dedup == TRACK_DEDUP_REJECT)
+				{
+					bool		may_read = pg_class_aclcheck(c->store_relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
+
+					ereport(ERROR,
+							(errcode(ERRCODE_UNIQUE_VIOLATION),
+							 errmsg("new row for relation \"%s\" is a near duplicate of an existing row, rejected by textfp_track",
+									RelationGetRelationName(t.rel)),
+							 may_read
+							 ? (c->minhash
+								? errdetail("Key %s has Jaccard estimate %g with the new row; the registration rejects %g and above.",
+											track_key_text(c, near[hit].key), near[hit].score, c->threshold)
+								: errdetail("Key %s is at Hamming distance %d from the new row; the registration rejects distances up to %d.",
+											track_key_text(c, near[hit].key), (int) near[hit].score, (int) c->threshold))
+							 : errdetail("An existing row is a near duplicate of the new row."),
+							 errhint("Change the text, or register the table with dedup => 'off' to keep near duplicates as links in their story."),
+							 errtableconstraint(t.rel, "textfp_track_dedup")));
+				}
+				if (hit >= 0)
+					result = NULL;	/* skip */
+				SPI_finish();
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		track_release_config(t.c);
+		error_context_stack = errcb.previous;
+	}
+	PG_END_TRY();
+	return PointerGetDatum(result);
 }
