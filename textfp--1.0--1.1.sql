@@ -597,14 +597,13 @@ COMMENT ON FUNCTION textfp_exact(text, boolean)
 	IS '128-bit hash (XXH3-128, UUID version 8) of the normalised text with white space squeezed, for a unique index on exact reprints; NULL for a blank text';
 
 -- =========================================================================
--- issue 16: clustering (union-find), stories that persist, a match store
--- and reports
+-- issue 16: one-off clustering (union-find, cluster_table)
 -- =========================================================================
 -- union_find() groups the pairs a query returns (src/cluster.c, in C);
--- cluster_table() clusters a whole table in one call; the story_* functions
--- keep a table's stories and verified matches in two tables next to it and
--- report on them.  docs/clustering.md says how to choose and what each
--- keeps.  The PL/pgSQL functions run with search_path = pg_catalog, pg_temp
+-- cluster_table() clusters a whole table in one call (connected components
+-- or stars).  Stories kept current as rows arrive are tracked tables
+-- (textfp_track, below).  docs/clustering.md says which to use.  The
+-- PL/pgSQL functions run with search_path = pg_catalog, pg_temp
 -- and name textfp's own objects as @extschema@.x; users' tables and columns
 -- are quoted with format('%I') and values pass as typed parameters
 -- ($1::float8), so no overload planted in any schema can take a call.
@@ -898,522 +897,6 @@ $$;
 COMMENT ON FUNCTION cluster_table(regclass, name, name, double precision, text, integer, integer)
 	IS 'clusters a table''s rows by their fingerprints within threshold (NULL: the % setting): connected components or stars; cluster_key is the smallest key of the cluster; bands and rows: LSH candidates for minhash_sig';
 
--- ----- stories that persist and the match store -----
--- For a source table T, two tables next to it (same schema):
---   T_matches (a, b, method, score, found_at): verified pairs, a < b
---   T_stories (key, story_id, updated_at): the members of every story of
---             two or more rows; story_id is the key of the story's
---             original, its earliest member by the time column (ties: the
---             smallest key).  A key not in T_stories is a story of its own.
--- Stories are the connected components of T_matches (every method).
---
--- Both belong to T's owner: the calls that write them need the privileges
--- of T's owner, make them owned by T's owner, and refuse an existing
--- relation of that name unless it is a plain table of T's owner in exactly
--- the shape textfp makes (no trigger, rule, policy, inheritance, default,
--- check or index expression of anyone else's that a write could run).
-
--- The quoted, schema-qualified names of T_matches and T_stories.
-CREATE FUNCTION story_table_names(source regclass, OUT matches text, OUT stories text)
-	LANGUAGE plpgsql STABLE STRICT
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	nsp name;
-	rel name;
-BEGIN
-	SELECT n.nspname, c.relname INTO nsp, rel
-	FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = source::oid;
-	IF rel IS NULL THEN
-		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
-	END IF;
-	IF octet_length(rel) + octet_length('_matches') > 63 THEN
-		RAISE EXCEPTION 'table name "%" is too long for the story tables', rel
-			USING ERRCODE = 'name_too_long',
-				  DETAIL = 'The story tables are named after the table plus "_matches" and "_stories", at most 63 bytes.';
-	END IF;
-	matches := format('%I.%I', nsp, rel || '_matches');
-	stories := format('%I.%I', nsp, rel || '_stories');
-END
-$$;
-COMMENT ON FUNCTION story_table_names(regclass)
-	IS 'the match store and story table of a source table: <table>_matches and <table>_stories in its schema';
-
--- Refuses (42501) a caller without the privileges of the table's owner.
-CREATE FUNCTION textfp_check_owner(tbl regclass) RETURNS oid
-	LANGUAGE plpgsql STABLE STRICT
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	owner oid;
-BEGIN
-	SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = tbl::oid;
-	IF owner IS NULL THEN
-		RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
-	END IF;
-	IF NOT pg_has_role(current_user, owner, 'USAGE') THEN
-		RAISE EXCEPTION 'must be owner of table %', tbl
-			USING ERRCODE = 'insufficient_privilege',
-				  DETAIL = 'textfp''s story tables belong to the owner of the table they describe; only that owner (or a member of its role) keeps them.';
-	END IF;
-	RETURN owner;
-END
-$$;
-COMMENT ON FUNCTION textfp_check_owner(regclass)
-	IS 'internal: the owner of a table, after checking that the caller has its privileges';
-
--- Checks that store, an existing relation named like one of textfp's story
--- tables, is one textfp may read and write for source: a plain table
--- owned by source's owner, with the columns, defaults and constraints
--- textfp gives it and nothing that a write could run.  kind is 'matches'
--- or 'stories'.
-CREATE FUNCTION textfp_check_store(source regclass, store regclass, kind text) RETURNS void
-	LANGUAGE plpgsql STABLE STRICT
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	c record;
-	shape text;
-	expected text := CASE kind
-		WHEN 'matches' THEN 'a bigint not null;b bigint not null;found_at timestamp with time zone not null default now();method text not null;score double precision not null|c ((a < b));p (a, b, method)'
-		ELSE 'key bigint not null;story_id bigint not null;updated_at timestamp with time zone not null default now()|p (key)' END;
-	why text;
-BEGIN
-	SELECT r.relkind, r.relowner, r.relhasrules, r.relrowsecurity, r.relhassubclass, r.relispartition,
-		   s.relowner AS source_owner
-	INTO c FROM pg_class r, pg_class s WHERE r.oid = store::oid AND s.oid = source::oid;
-	shape := (SELECT string_agg(format('%s %s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
-				CASE WHEN a.attnotnull THEN ' not null' ELSE '' END,
-				CASE WHEN a.atthasdef THEN ' default ' || pg_get_expr(d.adbin, d.adrelid) ELSE '' END
-				|| CASE WHEN a.attgenerated <> '' OR a.attidentity <> '' OR a.attcollation <> 0
-						AND a.attcollation <> 'pg_catalog.default'::regcollation::oid THEN ' (other)' ELSE '' END),
-				';' ORDER BY a.attname)
-			  FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-			  WHERE a.attrelid = store::oid AND a.attnum > 0 AND NOT a.attisdropped)
-		|| '|' || coalesce((SELECT string_agg(x.contype::text || ' ' || CASE x.contype
-				WHEN 'c' THEN regexp_replace(pg_get_constraintdef(x.oid), '^CHECK ', '')
-				ELSE regexp_replace(pg_get_constraintdef(x.oid), '^PRIMARY KEY ', '') END, ';' ORDER BY x.contype, x.conname)
-			  FROM pg_constraint x WHERE x.conrelid = store::oid), '');
-	IF c.relkind <> 'r' OR c.relispartition THEN
-		why := 'it is not a plain table';
-	ELSIF c.relowner <> c.source_owner THEN
-		why := format('it is owned by %s, not by %s, the owner of %s',
-					  c.relowner::regrole, c.source_owner::regrole, source);
-	ELSIF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = store::oid) THEN
-		why := 'it has triggers';
-	ELSIF c.relhasrules THEN
-		why := 'it has rules';
-	ELSIF c.relrowsecurity OR EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = store::oid) THEN
-		why := 'it has row-level security';
-	ELSIF c.relhassubclass OR EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = store::oid) THEN
-		why := 'it takes part in inheritance';
-	ELSIF EXISTS (SELECT FROM pg_index i WHERE i.indrelid = store::oid
-				  AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN
-		why := 'it has an index on an expression or with a predicate';
-	ELSIF shape IS DISTINCT FROM expected THEN
-		why := 'its columns, defaults or constraints are not those textfp makes';
-	END IF;
-	IF why IS NOT NULL THEN
-		RAISE EXCEPTION 'relation % exists and is not a textfp story table of %', store, source
-			USING ERRCODE = 'duplicate_table',
-				  DETAIL = format('textfp uses %s only as the %s table of %s, and %s.', store,
-								  CASE kind WHEN 'matches' THEN 'match' ELSE 'story' END, source, why),
-				  HINT = 'Rename or drop it, or ask its owner to; textfp then makes its own.';
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION textfp_check_store(regclass, regclass, text)
-	IS 'internal: refuses an existing relation named like a story table unless it is a plain table of the source''s owner in textfp''s shape';
-
--- Both story tables, made (owned by the source's owner) where missing and
--- checked where present.  Needs the privileges of the source's owner.
-CREATE FUNCTION story_tables(source regclass, OUT matches regclass, OUT stories regclass)
-	LANGUAGE plpgsql VOLATILE STRICT
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	owner oid := @extschema@.textfp_check_owner(source);
-	m text;
-	st text;
-BEGIN
-	SELECT n.matches, n.stories INTO m, st FROM @extschema@.story_table_names(source) n;
-	IF to_regclass(m) IS NULL THEN
-		EXECUTE format('CREATE TABLE %s (
-			a bigint NOT NULL,
-			b bigint NOT NULL,
-			method text NOT NULL,
-			score double precision NOT NULL,
-			found_at timestamptz NOT NULL DEFAULT now(),
-			PRIMARY KEY (a, b, method),
-			CHECK (a < b))', m);
-		EXECUTE format('CREATE INDEX ON %s (b)', m);
-		EXECUTE format('COMMENT ON TABLE %s IS %L', m,
-			'textfp match store of ' || source::text || ': verified pairs (a < b), method, score (Hamming bits or Jaccard estimate), when found');
-		IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(m)::oid) <> owner THEN
-			EXECUTE format('ALTER TABLE %s OWNER TO %I', m, owner::regrole::text);
-		END IF;
-	END IF;
-	PERFORM @extschema@.textfp_check_store(source, to_regclass(m), 'matches');
-	IF to_regclass(st) IS NULL THEN
-		EXECUTE format('CREATE TABLE %s (
-			key bigint PRIMARY KEY,
-			story_id bigint NOT NULL,
-			updated_at timestamptz NOT NULL DEFAULT now())', st);
-		EXECUTE format('CREATE INDEX ON %s (story_id)', st);
-		EXECUTE format('COMMENT ON TABLE %s IS %L', st,
-			'textfp stories of ' || source::text || ': members of stories of two or more; story_id is the original''s key');
-		IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(st)::oid) <> owner THEN
-			EXECUTE format('ALTER TABLE %s OWNER TO %I', st, owner::regrole::text);
-		END IF;
-	END IF;
-	PERFORM @extschema@.textfp_check_store(source, to_regclass(st), 'stories');
-	matches := to_regclass(m);
-	stories := to_regclass(st);
-END
-$$;
-COMMENT ON FUNCTION story_tables(regclass)
-	IS 'makes (if missing) the match store <table>_matches and the story table <table>_stories of a source table, owned by its owner; refuses relations of those names that are not textfp''s';
-
--- The story table of source for a report: it must exist and be textfp's.
-CREATE FUNCTION textfp_story_table(source regclass, which text) RETURNS regclass
-	LANGUAGE plpgsql STABLE STRICT
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	name text;
-	r regclass;
-BEGIN
-	SELECT CASE which WHEN 'matches' THEN n.matches ELSE n.stories END INTO name
-	FROM @extschema@.story_table_names(source) n;
-	r := to_regclass(name);
-	IF r IS NULL THEN
-		RAISE EXCEPTION 'table % has no story tables yet', source
-			USING ERRCODE = 'undefined_table',
-				  HINT = 'story_refresh() makes them.';
-	END IF;
-	PERFORM @extschema@.textfp_check_store(source, r, which);
-	RETURN r;
-END
-$$;
-COMMENT ON FUNCTION textfp_story_table(regclass, text)
-	IS 'internal: the match store (''matches'') or story table (''stories'') of a source table, checked to be textfp''s';
-
--- The key column must be unique (a unique index on it alone) and the time
--- column a timestamp or date: stories are named by their earliest member.
-CREATE FUNCTION textfp_story_columns(source regclass, key_column name, time_column name) RETURNS void
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	katt smallint;
-	ttype oid;
-BEGIN
-	IF key_column IS NULL OR time_column IS NULL THEN
-		RAISE EXCEPTION 'key and time columns must not be NULL' USING ERRCODE = 'null_value_not_allowed';
-	END IF;
-	IF NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = source::oid) THEN
-		RAISE EXCEPTION 'relation with OID % does not exist', source::oid USING ERRCODE = 'undefined_table';
-	END IF;
-	SELECT a.attnum INTO katt FROM pg_attribute a
-	WHERE a.attrelid = source::oid AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF katt IS NULL THEN
-		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, source
-			USING ERRCODE = 'undefined_column';
-	END IF;
-	IF NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = source::oid AND i.indisunique AND i.indisvalid
-				   AND i.indnkeyatts = 1 AND i.indkey[0] = katt AND i.indexprs IS NULL AND i.indpred IS NULL) THEN
-		RAISE EXCEPTION 'key column "%" of % is not unique', key_column, source
-			USING ERRCODE = 'invalid_column_reference',
-				  DETAIL = 'Stories name rows by their keys, so story calls need a primary key, a unique constraint or a unique index on the key column alone.',
-				  HINT = format('ALTER TABLE %s ADD UNIQUE (%I);', source, key_column);
-	END IF;
-	SELECT a.atttypid INTO ttype FROM pg_attribute a
-	WHERE a.attrelid = source::oid AND a.attname = time_column AND a.attnum > 0 AND NOT a.attisdropped;
-	IF ttype IS NULL THEN
-		RAISE EXCEPTION 'column "%" of relation % does not exist', time_column, source
-			USING ERRCODE = 'undefined_column';
-	END IF;
-	IF ttype <> ALL (ARRAY['timestamptz'::regtype::oid, 'timestamp'::regtype::oid, 'date'::regtype::oid]) THEN
-		RAISE EXCEPTION 'time column "%" must be timestamptz, timestamp or date, not %', time_column, ttype::regtype
-			USING ERRCODE = 'datatype_mismatch';
-	END IF;
-END
-$$;
-COMMENT ON FUNCTION textfp_story_columns(regclass, name, name)
-	IS 'internal: checks that the key column is unique and the time column a timestamp or date';
-
--- Recomputes the stories of the keys in pg_temp.textfp_story_scope (key)
--- from the match store: their components (over matches between keys of
--- the scope that still exist in the source), each named by its earliest
--- member.  The scope must be a union of whole stories plus new keys.
-CREATE FUNCTION textfp_story_recompute(source regclass, key_column name, time_column name)
-RETURNS void
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	m regclass;
-	st regclass;
-BEGIN
-	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
-	-- the scope's keys that exist, with their times
-	EXECUTE format('CREATE TEMP TABLE textfp_story_live AS
-		SELECT t.%1$I::bigint AS key, t.%2$I AS at
-		FROM %3$s t JOIN pg_temp.textfp_story_scope sc ON sc.key = t.%1$I::bigint',
-		key_column, time_column, source);
-	CREATE UNIQUE INDEX ON pg_temp.textfp_story_live (key);
-	ANALYZE pg_temp.textfp_story_live;
-	CREATE TEMP TABLE textfp_story_comp AS
-		SELECT u.key, u.cluster_key, u.cluster_size
-		FROM @extschema@.union_find(format('SELECT DISTINCT m.a, m.b FROM %s m
-				   JOIN pg_temp.textfp_story_live x ON x.key = m.a
-				   JOIN pg_temp.textfp_story_live y ON y.key = m.b', m), 'components'::text) u
-		WHERE u.cluster_size > 1;
-	-- the story id: the component's earliest member (ties: smallest key)
-	CREATE TEMP TABLE textfp_story_new AS
-		SELECT DISTINCT ON (c.key) c.key,
-			first_value(c.key) OVER (PARTITION BY c.cluster_key ORDER BY l.at, c.key) AS story_id
-		FROM pg_temp.textfp_story_comp c JOIN pg_temp.textfp_story_live l ON l.key = c.key;
-	EXECUTE format('DELETE FROM %s st USING pg_temp.textfp_story_scope sc
-		WHERE st.key = sc.key
-		  AND NOT EXISTS (SELECT FROM pg_temp.textfp_story_new n WHERE n.key = st.key AND n.story_id = st.story_id)', st);
-	EXECUTE format('INSERT INTO %1$s AS st (key, story_id)
-		SELECT n.key, n.story_id FROM pg_temp.textfp_story_new n
-		ON CONFLICT (key) DO UPDATE SET story_id = excluded.story_id, updated_at = now()
-		WHERE st.story_id IS DISTINCT FROM excluded.story_id', st);
-	DROP TABLE pg_temp.textfp_story_live, pg_temp.textfp_story_comp, pg_temp.textfp_story_new;
-END
-$$;
-COMMENT ON FUNCTION textfp_story_recompute(regclass, name, name)
-	IS 'internal: recomputes the stories of the keys in pg_temp.textfp_story_scope from the match store';
-
--- A whole table in one batch: every verified pair within the threshold into
--- the match store (pairs of this method no longer within it, or with a
--- deleted key, leave it), then every story recomputed.
-CREATE FUNCTION story_refresh(source regclass, key_column name, fp_column name, time_column name,
-							  threshold double precision DEFAULT NULL, bands integer DEFAULT NULL, rows integer DEFAULT NULL,
-							  OUT stories bigint, OUT members bigint, OUT largest bigint, OUT matches bigint)
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	m regclass;
-	st regclass;
-	kind text;
-BEGIN
-	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
-	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
-	SELECT p.kind INTO kind FROM @extschema@.textfp_cluster_pairs(source, key_column, fp_column, threshold, bands, rows) p;
-	EXECUTE format('DELETE FROM %s m WHERE m.method = $1
-		AND NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_pairs p WHERE p.a = m.a AND p.b = m.b)', m) USING kind;
-	EXECUTE format('INSERT INTO %1$s AS m (a, b, method, score)
-		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_cluster_pairs p
-		ON CONFLICT (a, b, method) DO UPDATE SET score = excluded.score
-		WHERE m.score IS DISTINCT FROM excluded.score', m) USING kind;
-	-- matches of other methods with a key gone from the table
-	EXECUTE format('DELETE FROM %s m WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.a)
-		OR NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_keys k WHERE k.key = m.b)', m);
-	CREATE TEMP TABLE textfp_story_scope AS SELECT k.key FROM pg_temp.textfp_cluster_keys k;
-	EXECUTE format('INSERT INTO pg_temp.textfp_story_scope SELECT st.key FROM %s st
-		WHERE NOT EXISTS (SELECT FROM pg_temp.textfp_cluster_keys k WHERE k.key = st.key)', st);
-	PERFORM @extschema@.textfp_story_recompute(source, key_column, time_column);
-	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_cluster_keys,
-		pg_temp.textfp_cluster_reps, pg_temp.textfp_cluster_pairs;
-	EXECUTE format('SELECT count(DISTINCT story_id), count(*) FROM %s', st) INTO stories, members;
-	EXECUTE format('SELECT coalesce(max(c), 0) FROM (SELECT count(*) AS c FROM %s GROUP BY story_id) x', st) INTO largest;
-	EXECUTE format('SELECT count(*) FROM %s', m) INTO matches;
-END
-$$;
-COMMENT ON FUNCTION story_refresh(regclass, name, name, name, double precision, integer, integer)
-	IS 'batch: stores every verified pair of a table within threshold in <table>_matches and recomputes <table>_stories';
-
--- New rows: their matches against the whole table (through the table's own
--- index on the fingerprint when it has one), then the stories they touch,
--- merged where a new row joins two.
-CREATE FUNCTION story_add(source regclass, key_column name, fp_column name, time_column name,
-						  keys bigint[], threshold double precision DEFAULT NULL)
-RETURNS bigint
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	m regclass;
-	st regclass;
-	kind text;
-	thr double precision;
-	found bigint;
-BEGIN
-	IF keys IS NULL THEN
-		RAISE EXCEPTION 'keys must not be NULL' USING ERRCODE = 'null_value_not_allowed';
-	END IF;
-	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
-	SELECT c.kind, c.threshold INTO kind, thr
-	FROM @extschema@.textfp_cluster_check(source, key_column, fp_column, threshold) c;
-	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
-	-- score and ball per kind: hamming_distance and hamming_ball(fp, integer)
-	-- for simhash64, jaccard and jaccard_ball(sig, float8) for minhash_sig
-	IF kind = 'simhash64' THEN
-		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
-			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
-				   @extschema@.hamming_distance(n.%2$I, k.%2$I)::float8 AS score
-			FROM %3$s k JOIN %3$s n ON n.%2$I OPERATOR(@extschema@.<@) @extschema@.hamming_ball(k.%2$I, $2::integer)
-			WHERE k.%1$I = ANY ($1::bigint[]) AND n.%1$I <> k.%1$I', key_column, fp_column, source)
-			USING keys, thr::integer;
-	ELSE
-		EXECUTE format('CREATE TEMP TABLE textfp_story_pairs AS
-			SELECT DISTINCT least(n.%1$I::bigint, k.%1$I::bigint) AS a, greatest(n.%1$I::bigint, k.%1$I::bigint) AS b,
-				   @extschema@.jaccard(n.%2$I, k.%2$I) AS score
-			FROM %3$s k JOIN %3$s n ON n.%2$I OPERATOR(@extschema@.<@) @extschema@.jaccard_ball(k.%2$I, $2::float8)
-			WHERE k.%1$I = ANY ($1::bigint[]) AND n.%1$I <> k.%1$I', key_column, fp_column, source)
-			USING keys, thr;
-	END IF;
-	EXECUTE format('INSERT INTO %s (a, b, method, score)
-		SELECT p.a, p.b, $1, p.score FROM pg_temp.textfp_story_pairs p
-		ON CONFLICT (a, b, method) DO NOTHING', m) USING kind;
-	GET DIAGNOSTICS found = ROW_COUNT;
-	-- scope: the new keys, their matches, and every member of their stories
-	CREATE TEMP TABLE textfp_story_scope AS
-		SELECT unnest(keys) AS key
-		UNION SELECT p.a FROM pg_temp.textfp_story_pairs p
-		UNION SELECT p.b FROM pg_temp.textfp_story_pairs p;
-	EXECUTE format('INSERT INTO pg_temp.textfp_story_scope
-		SELECT st.key FROM %1$s st WHERE st.story_id IN
-			(SELECT st2.story_id FROM %1$s st2 JOIN pg_temp.textfp_story_scope sc ON sc.key = st2.key)
-		EXCEPT SELECT key FROM pg_temp.textfp_story_scope', st);
-	PERFORM @extschema@.textfp_story_recompute(source, key_column, time_column);
-	DROP TABLE pg_temp.textfp_story_scope, pg_temp.textfp_story_pairs;
-	RETURN found;
-END
-$$;
-COMMENT ON FUNCTION story_add(regclass, name, name, name, bigint[], double precision)
-	IS 'new rows: stores their verified matches and updates the stories they join or merge; returns the matches stored';
-
--- Rows deleted (or about to be): their matches leave the store and their
--- stories are recomputed from the matches left, which may split them.
-CREATE FUNCTION story_forget(source regclass, key_column name, time_column name, keys bigint[])
-RETURNS bigint
-	LANGUAGE plpgsql VOLATILE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	m regclass;
-	st regclass;
-	gone bigint;
-BEGIN
-	IF keys IS NULL THEN
-		RAISE EXCEPTION 'keys must not be NULL' USING ERRCODE = 'null_value_not_allowed';
-	END IF;
-	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
-	SELECT t.matches, t.stories INTO m, st FROM @extschema@.story_tables(source) t;
-	EXECUTE format('CREATE TEMP TABLE textfp_story_scope AS
-		SELECT st.key FROM %1$s st WHERE st.story_id IN
-			(SELECT st2.story_id FROM %1$s st2 WHERE st2.key = ANY ($1::bigint[]))', st) USING keys;
-	EXECUTE format('DELETE FROM %s m WHERE m.a = ANY ($1::bigint[]) OR m.b = ANY ($1::bigint[])', m) USING keys;
-	GET DIAGNOSTICS gone = ROW_COUNT;
-	EXECUTE format('DELETE FROM %s st WHERE st.key = ANY ($1::bigint[])', st) USING keys;
-	DELETE FROM pg_temp.textfp_story_scope sc WHERE sc.key = ANY (keys);
-	PERFORM @extschema@.textfp_story_recompute(source, key_column, time_column);
-	DROP TABLE pg_temp.textfp_story_scope;
-	RETURN gone;
-END
-$$;
-COMMENT ON FUNCTION story_forget(regclass, name, name, bigint[])
-	IS 'deleted rows: removes their matches and recomputes (and may split) the stories they were in; returns the matches removed';
-
--- ----- reports -----
--- They read the story tables as the caller (SELECT on them and on the
--- source), after checking that the tables are textfp's for that source.
-
-CREATE FUNCTION story_report(source regclass, key_column name, time_column name, site_column name DEFAULT NULL)
-RETURNS TABLE (story_id bigint, size bigint, original_key bigint, first_at timestamptz, last_at timestamptz,
-			   original_site text, sites bigint)
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	st regclass := @extschema@.textfp_story_table(source, 'stories');
-	site text := CASE WHEN site_column IS NULL THEN 'NULL::text' ELSE format('t.%I::text', site_column) END;
-BEGIN
-	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
-	RETURN QUERY EXECUTE format('
-		SELECT st.story_id, count(*), st.story_id, min(t.%2$I)::timestamptz, max(t.%2$I)::timestamptz,
-			   (array_agg(%4$s ORDER BY t.%2$I, t.%1$I::bigint))[1], count(DISTINCT %4$s)
-		FROM %5$s st JOIN %3$s t ON t.%1$I::bigint = st.key
-		GROUP BY st.story_id ORDER BY count(*) DESC, st.story_id',
-		key_column, time_column, source, site, st);
-END
-$$;
-COMMENT ON FUNCTION story_report(regclass, name, name, name)
-	IS 'every story of two or more rows: size, original (earliest member), first and last publication, the original''s site and how many sites ran it';
-
-CREATE FUNCTION stories_since(source regclass, key_column name, time_column name, since timestamptz)
-RETURNS TABLE (story_id bigint, size bigint, first_at timestamptz, new_members bigint)
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	st regclass := @extschema@.textfp_story_table(source, 'stories');
-BEGIN
-	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
-	RETURN QUERY EXECUTE format('
-		SELECT st.story_id, count(*), min(t.%2$I)::timestamptz, count(*) FILTER (WHERE t.%2$I >= $1::timestamptz)
-		FROM %4$s st JOIN %3$s t ON t.%1$I::bigint = st.key
-		GROUP BY st.story_id HAVING min(t.%2$I) >= $1::timestamptz
-		ORDER BY min(t.%2$I), st.story_id', key_column, time_column, source, st) USING since;
-END
-$$;
-COMMENT ON FUNCTION stories_since(regclass, name, name, timestamptz)
-	IS 'stories whose original (earliest member) was published at or after since, with their size';
-
-CREATE FUNCTION story_reprints(source regclass, key_column name, time_column name, site_column name)
-RETURNS TABLE (original_site text, reprint_site text, reprints bigint, stories bigint, median_delay interval)
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	st regclass := @extschema@.textfp_story_table(source, 'stories');
-BEGIN
-	IF site_column IS NULL THEN
-		RAISE EXCEPTION 'story_reprints() needs the site column' USING ERRCODE = 'null_value_not_allowed';
-	END IF;
-	PERFORM @extschema@.textfp_story_columns(source, key_column, time_column);
-	RETURN QUERY EXECUTE format('
-		SELECT o.%4$I::text, t.%4$I::text, count(*), count(DISTINCT st.story_id),
-			   percentile_disc(0.5) WITHIN GROUP (ORDER BY (t.%2$I::timestamptz - o.%2$I::timestamptz))
-		FROM %5$s st
-		JOIN %3$s t ON t.%1$I::bigint = st.key
-		JOIN %3$s o ON o.%1$I::bigint = st.story_id
-		WHERE st.key <> st.story_id
-		GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2', key_column, time_column, source, site_column, st);
-END
-$$;
-COMMENT ON FUNCTION story_reprints(regclass, name, name, name)
-	IS 'who reprints whom: reprints (members other than the original) by the original''s site and the reprint''s site, with the median delay';
-
-CREATE FUNCTION match_scores(source regclass, buckets integer DEFAULT 10)
-RETURNS TABLE (method text, score_from double precision, score_to double precision, pairs bigint)
-	LANGUAGE plpgsql STABLE
-	SET search_path = pg_catalog, pg_temp
-	AS $$
-DECLARE
-	m regclass;
-BEGIN
-	IF buckets IS NULL OR buckets < 1 OR buckets > 1000 THEN
-		RAISE EXCEPTION 'buckets must be between 1 and 1000' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
-	m := @extschema@.textfp_story_table(source, 'matches');
-	-- simhash64: one row per distance in bits; minhash_sig: buckets over [0, 1]
-	RETURN QUERY EXECUTE format('
-		SELECT m.method, m.score, m.score, count(*) FROM %1$s m WHERE m.method = ''simhash64'' GROUP BY 1, 2
-		UNION ALL
-		SELECT m.method, (w.bk - 1)::float8 / $1::integer, w.bk::float8 / $1::integer, count(*)
-		FROM %1$s m, LATERAL (SELECT least(width_bucket(m.score, 0, 1, $1::integer), $1::integer) AS bk) w
-		WHERE m.method <> ''simhash64'' GROUP BY 1, 2, 3
-		ORDER BY 1, 2', m) USING buckets;
-END
-$$;
-COMMENT ON FUNCTION match_scores(regclass, integer)
-	IS 'distribution of match scores in <table>_matches: pairs per Hamming distance (simhash64) or per Jaccard bucket (minhash_sig)';
 
 -- =========================================================================
 -- issue 21: tracked tables (textfp_track): one registration per table,
@@ -1448,8 +931,31 @@ CREATE FUNCTION textfp_track_invalidate(config regclass) RETURNS void
 COMMENT ON FUNCTION textfp_track_invalidate(regclass)
 	IS 'internal: makes every session read a registration again once the calling transaction commits';
 
--- The shape of a registration's two tables, as textfp_check_store checks
--- shapes: columns (name type, not null, default) | constraints.
+-- Refuses (42501) a caller without the privileges of the table's owner.
+CREATE FUNCTION textfp_check_owner(tbl regclass) RETURNS oid
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	owner oid;
+BEGIN
+	SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = tbl::oid;
+	IF owner IS NULL THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	IF NOT pg_has_role(current_user, owner, 'USAGE') THEN
+		RAISE EXCEPTION 'must be owner of table %', tbl
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'A table''s textfp registration and store belong to its owner; only that owner (or a member of its role) registers it, rebuilds or ends its registration.';
+	END IF;
+	RETURN owner;
+END
+$$;
+COMMENT ON FUNCTION textfp_check_owner(regclass)
+	IS 'internal: the owner of a table, after checking that the caller has its privileges';
+
+-- The shape of a table: columns (name type, not null, default, collation)
+-- | constraints, to compare with the shape textfp makes.
 CREATE FUNCTION textfp_relation_shape(rel regclass) RETURNS text
 	LANGUAGE sql STABLE STRICT
 	SET search_path = pg_catalog, pg_temp
@@ -1518,14 +1024,16 @@ COMMENT ON FUNCTION textfp_check_owned_table(regclass, oid, text, text)
 CREATE FUNCTION textfp_track_config_shape() RETURNS text
 	LANGUAGE sql IMMUTABLE PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp
-	RETURN 'singleton boolean not null default true;format integer not null;source_table regclass not null;'
+	AS $$
+	SELECT 'singleton boolean not null default true;format integer not null;source_table regclass not null;'
 		|| 'store_table regclass not null;text_column name not null;key_column name not null;time_column name not null;'
 		|| 'site_column name;method text not null;preset text;options text[] not null;threshold double precision not null;'
 		|| 'cohesion double precision;lsh_bands integer;lsh_rows integer;lsh_min_bands integer;dedup text not null;'
 		|| 'dedup_scope text not null;state text not null;phase text;done bigint;total bigint;'
 		|| 'started_at timestamp with time zone;updated_at timestamp with time zone;'
 		|| 'registered_at timestamp with time zone not null default now()'
-		|| '|c CHECK (singleton);p PRIMARY KEY (singleton)';
+		|| '|c CHECK (singleton);p PRIMARY KEY (singleton)'
+$$;
 COMMENT ON FUNCTION textfp_track_config_shape()
 	IS 'internal: the shape of a registration''s configuration table';
 
@@ -1534,13 +1042,15 @@ CREATE FUNCTION textfp_track_store_shape(key_type regtype, time_type regtype, si
 RETURNS text
 	LANGUAGE sql STABLE
 	SET search_path = pg_catalog, pg_temp
-	RETURN format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;source %1$s%2$s;story %1$s not null%2$s;'
+	AS $$
+	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;source %1$s%2$s;story %1$s not null%2$s;'
 				  'score double precision;linked_at timestamp with time zone not null default now()|p PRIMARY KEY (key)',
 			format_type(key_type, NULL),
 			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END,
 			format_type(time_type, NULL),
 			coalesce(format_type(site_type, NULL), 'text'),
-			format_type(fp_type, NULL));
+			format_type(fp_type, NULL))
+$$;
 COMMENT ON FUNCTION textfp_track_store_shape(regtype, regtype, regtype, regtype)
 	IS 'internal: the shape of a registration''s store for these key, time, site and fingerprint types';
 
@@ -1948,12 +1458,12 @@ CREATE PROCEDURE textfp_track(
 DECLARE
 	cfg regclass;
 	total bigint;
-	done bigint := 0;
+	done bigint := 0::pg_catalog.int8;
 	k text;
 	a text;
 	n integer;
 BEGIN
-	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1 OR batch OPERATOR(pg_catalog.>) 1000000 THEN
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	cfg := @extschema@.textfp_track_register(tbl, text_column, key_column, time_column, site_column, method, preset,
@@ -1963,7 +1473,7 @@ BEGIN
 	LOOP
 		SELECT f.last_key, f.rows INTO k, n FROM @extschema@.textfp_track_fill(cfg, k, batch) f;
 		done := done OPERATOR(pg_catalog.+) n;
-		PERFORM @extschema@.textfp_track_progress(cfg, NULL, 'fingerprints', done, total);
+		PERFORM @extschema@.textfp_track_progress(cfg, NULL::pg_catalog.text, 'fingerprints'::pg_catalog.text, done, total);
 		COMMIT;
 		EXIT WHEN n OPERATOR(pg_catalog.<) batch;
 		RAISE NOTICE 'textfp_track: % of about % rows fingerprinted', done, total;
@@ -1982,26 +1492,26 @@ CREATE PROCEDURE textfp_track_relink(config regclass, batch integer)
 	AS $$
 DECLARE
 	total bigint;
-	done bigint := 0;
-	changed bigint := 0;
+	done bigint := 0::pg_catalog.int8;
+	changed bigint := 0::pg_catalog.int8;
 	k text;
 	a text;
 	n integer;
 	c integer;
 BEGIN
 	total := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
-	PERFORM @extschema@.textfp_track_progress(config, 'linking', 'links', 0, total);
+	PERFORM @extschema@.textfp_track_progress(config, 'linking'::pg_catalog.text, 'links'::pg_catalog.text, 0::pg_catalog.int8, total);
 	COMMIT;
 	LOOP
 		SELECT l.last_at, l.last_key, l.rows, l.changed INTO a, k, n, c FROM @extschema@.textfp_track_link(config, a, k, batch) l;
 		done := done OPERATOR(pg_catalog.+) n;
 		changed := changed OPERATOR(pg_catalog.+) c;
-		PERFORM @extschema@.textfp_track_progress(config, NULL, 'links', done, total);
+		PERFORM @extschema@.textfp_track_progress(config, NULL::pg_catalog.text, 'links'::pg_catalog.text, done, total);
 		COMMIT;
-		EXIT WHEN n OPERATOR(pg_catalog.=) 0;
+		EXIT WHEN n OPERATOR(pg_catalog.=) 0::pg_catalog.int4;
 		RAISE NOTICE 'textfp: % of about % rows linked', done, total;
 	END LOOP;
-	PERFORM @extschema@.textfp_track_progress(config, 'ready', NULL, done, total);
+	PERFORM @extschema@.textfp_track_progress(config, 'ready'::pg_catalog.text, NULL::pg_catalog.text, done, total);
 	COMMIT;
 	PERFORM @extschema@.textfp_track_summary(config, changed);
 END
@@ -2048,7 +1558,7 @@ DECLARE
 BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
 	SELECT r.config INTO cfg FROM @extschema@.textfp_registration(tbl) r;
-	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1 OR batch OPERATOR(pg_catalog.>) 1000000 THEN
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	CALL @extschema@.textfp_track_relink(cfg, batch);

@@ -19,7 +19,8 @@
 #          its schema;
 #   2. a statement of a kind this check does not know to be a declaration;
 #   3. a LANGUAGE plpgsql or sql function with a string body (AS $$...$$)
-#      without SET search_path = pg_catalog, pg_temp;
+#      without SET search_path = pg_catalog, pg_temp (a procedure that
+#      commits cannot have one: its body must pass the rules of 1 instead);
 #   4. in such a body (and in the SQL inside its strings), a call of one of
 #      textfp's own functions, or a use of one of its types, not qualified
 #      @extschema@., or one of the operators textfp defines for its types
@@ -518,6 +519,16 @@ sub check_tree
 				next;
 			}
 			next unless defined $body && ($lang eq 'plpgsql' || $lang eq 'sql');
+			if ($kind eq 'create procedure' && !$sp_ok)
+			{
+				# A procedure that commits cannot have a SET clause: it runs
+				# under its caller's search_path, so its body must name
+				# everything as an executable statement does.
+				my @bt = tokenize($body->[1], $body->[2]);
+				check_executable($f, \@bt, $lang eq 'plpgsql');
+				check_body($f, $fname, \@bt, 0);
+				next;
+			}
 			problem($f, $line, "function $fname (LANGUAGE $lang) has no SET search_path = pg_catalog, pg_temp")
 			  unless $sp_ok;
 			my @bt = tokenize($body->[1], $body->[2]);
@@ -556,6 +567,7 @@ sub self_test
 		[ "CREATE FUNCTION g(x integer) RETURNS integer LANGUAGE sql RETURN f(x, 2);", qr/function f\( without/ ],
 		[ "CREATE FUNCTION g(x integer) RETURNS integer LANGUAGE sql BEGIN ATOMIC SELECT x + 1::pg_catalog.int4; END;", qr/operator \+ without/ ],
 		[ "CREATE FUNCTION g(x integer) RETURNS integer LANGUAGE plpgsql AS \$\$ BEGIN RETURN x; END \$\$;", qr/has no SET search_path/ ],
+		[ "CREATE PROCEDURE g(x integer) LANGUAGE plpgsql AS \$\$ BEGIN IF x = 1 THEN COMMIT; END IF; END \$\$;", qr/operator =/ ],
 		[ "CREATE FUNCTION g(x integer) RETURNS integer LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS \$\$ BEGIN RETURN g(x); END \$\$;", qr/function g\( is not qualified/ ],
 		[ "CREATE FUNCTION g(x integer) RETURNS integer LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS \$\$ BEGIN EXECUTE format('SELECT %s.g(1)', 's'); RETURN x; END \$\$;", qr/function g\( is not qualified/ ],
 		[ "CREATE TYPE t; CREATE FUNCTION g(x integer) RETURNS integer LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS \$\$ BEGIN PERFORM NULL::t; RETURN x; END \$\$;", qr/type t is not qualified/ ],

@@ -42,7 +42,6 @@ SELECT count(*), max(cluster_size) FROM cluster_table('dense', 'id', 'fp', 8);
 SET textfp.cluster_max_pairs = 1000;
 SELECT pg_temp.failure($$SELECT count(*) FROM cluster_table('dense', 'id', 'fp', 8)$$);
 SELECT pg_temp.failure($$SELECT count(*) FROM cluster_table('dense', 'id', 'fp', 8, 'star')$$);
-SELECT pg_temp.failure($$SELECT * FROM story_refresh('dense', 'id', 'fp', 'published', 8)$$);
 SELECT to_regclass('dense_matches') IS NULL AS no_store_left;
 -- the minhash_sig exact route and the LSH route (which counts its candidates
 -- before it makes them)
