@@ -988,19 +988,26 @@ DECLARE
 	c record;
 	why text;
 BEGIN
-	SELECT r.relkind, r.relowner, r.relhasrules, r.relrowsecurity, r.relhassubclass, r.relispartition
+	SELECT r.relkind, r.relowner, r.relrowsecurity, r.relispartition
 	INTO c FROM pg_class r WHERE r.oid = rel::oid;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'the textfp % table with OID % does not exist', what, rel::oid
+			USING ERRCODE = 'undefined_table',
+				  HINT = 'textfp_untrack() ends the registration; textfp_track() makes a new one.';
+	END IF;
 	IF c.relkind <> 'r' OR c.relispartition THEN
 		why := 'it is not a plain table';
 	ELSIF c.relowner <> owner THEN
 		why := format('it is owned by %s, not by %s', c.relowner::regrole, owner::regrole);
 	ELSIF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = rel::oid) THEN
 		why := 'it has triggers';
-	ELSIF c.relhasrules THEN
+	-- the catalogs, not relhasrules and relhassubclass: those stay true after
+	-- the last rule or child went, until the table is vacuumed or analyzed
+	ELSIF EXISTS (SELECT FROM pg_rewrite w WHERE w.ev_class = rel::oid) THEN
 		why := 'it has rules';
 	ELSIF c.relrowsecurity OR EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = rel::oid) THEN
 		why := 'it has row-level security';
-	ELSIF c.relhassubclass OR EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = rel::oid) THEN
+	ELSIF EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = rel::oid OR i.inhparent = rel::oid) THEN
 		why := 'it takes part in inheritance';
 	ELSIF EXISTS (SELECT FROM pg_index i WHERE i.indrelid = rel::oid
 				  AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN
@@ -1168,6 +1175,14 @@ BEGIN
 			USING ERRCODE = 'wrong_object_type',
 				  DETAIL = 'textfp_track() registers ordinary tables (not partitioned tables, views or foreign tables).';
 	END IF;
+	-- the batches read the table as its owner: policies forced on the owner
+	-- would hide rows from them, rows the store would then never have
+	IF (SELECT c.relrowsecurity AND c.relforcerowsecurity FROM pg_class c WHERE c.oid = tbl::oid) THEN
+		RAISE EXCEPTION 'table % forces row-level security on its owner', tbl
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  DETAIL = 'textfp_track() fingerprints every row of the table as its owner; a forced policy would hide some of them.',
+				  HINT = format('ALTER TABLE %s NO FORCE ROW LEVEL SECURITY while textfp_track() runs; the triggers keep every row afterwards.', tbl);
+	END IF;
 	IF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = tbl::oid AND t.tgname IN ('textfp_track', 'textfp_track_truncate', 'textfp_track_dedup')) THEN
 		RAISE EXCEPTION 'table % is already tracked by textfp', tbl
 			USING ERRCODE = 'duplicate_object', HINT = 'textfp_untrack() first to register it anew.';
@@ -1199,12 +1214,14 @@ BEGIN
 	IF ktype IS NULL THEN
 		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, tbl USING ERRCODE = 'undefined_column';
 	END IF;
-	IF NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = tbl::oid AND i.indisunique AND i.indisvalid
+	-- unique at once, not DEFERRABLE: the triggers replay a statement's rows
+	-- in order, and a key two rows share for a while would mix their store rows
+	IF NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = tbl::oid AND i.indisunique AND i.indimmediate AND i.indisvalid
 				   AND i.indnkeyatts = 1 AND i.indkey[0] = katt AND i.indexprs IS NULL AND i.indpred IS NULL)
 	   OR NOT (SELECT a.attnotnull FROM pg_attribute a WHERE a.attrelid = tbl::oid AND a.attnum = katt) THEN
 		RAISE EXCEPTION 'key column "%" of % must be NOT NULL and unique', key_column, tbl
 			USING ERRCODE = 'invalid_column_reference',
-				  DETAIL = 'Stories name rows by their keys: a primary key, or a NOT NULL column with a unique index on it alone.',
+				  DETAIL = 'Stories name rows by their keys: a primary key, or a NOT NULL column with a unique index on it alone, not DEFERRABLE.',
 				  HINT = format('ALTER TABLE %s ADD PRIMARY KEY (%I);', tbl, key_column);
 	END IF;
 	IF NOT EXISTS (SELECT FROM pg_opclass c JOIN pg_am m ON m.oid = c.opcmethod
@@ -1284,8 +1301,9 @@ BEGIN
 	IF options IS NULL THEN
 		RAISE EXCEPTION 'options must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	fpcall := @extschema@.textfp_track_fp_call(method, options, 'NULL::text');
-	-- bad options fail here, before anything is made
+	-- bad options fail here, before anything is made (on an empty text: the
+	-- fingerprint functions are strict and check nothing on a NULL one)
+	fpcall := @extschema@.textfp_track_fp_call(method, options, '''''::text');
 	EXECUTE 'SELECT ' || fpcall;
 
 	-- the tables, owned by the table's owner
@@ -1550,14 +1568,39 @@ END
 $$;
 COMMENT ON FUNCTION textfp_track_rows(regclass) IS 'internal: a table''s rows for a progress total (the catalog''s estimate, else a count)';
 
+-- The registration of a table, for its owner: the configuration table its
+-- textfp_track trigger names, checked to register that very table (a role
+-- with TRIGGER on the table may have named another table's).
+CREATE FUNCTION textfp_track_own_config(tbl regclass) RETURNS regclass
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	cfg regclass;
+	src regclass;
+BEGIN
+	PERFORM @extschema@.textfp_check_owner(tbl);
+	SELECT r.config INTO cfg FROM @extschema@.textfp_registration(tbl) r;
+	EXECUTE format('SELECT c.source_table FROM ONLY %s c', cfg) INTO src;
+	IF src IS DISTINCT FROM tbl THEN
+		RAISE EXCEPTION 'textfp registration % is not that of table %', cfg, tbl
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = format('It registers %s; the trigger textfp_track on %s names it.', src, tbl),
+				  HINT = 'Drop that trigger: it was not made by textfp_track().';
+	END IF;
+	RETURN cfg;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_own_config(regclass)
+	IS 'internal: the configuration table of a table''s own registration, for its owner (textfp_rebuild, textfp_untrack)';
+
 CREATE PROCEDURE textfp_rebuild(tbl regclass, batch integer DEFAULT 1000)
 	LANGUAGE plpgsql
 	AS $$
 DECLARE
 	cfg regclass;
 BEGIN
-	PERFORM @extschema@.textfp_check_owner(tbl);
-	SELECT r.config INTO cfg FROM @extschema@.textfp_registration(tbl) r;
+	cfg := @extschema@.textfp_track_own_config(tbl);
 	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
@@ -1600,10 +1643,17 @@ CREATE FUNCTION textfp_untrack(tbl regclass) RETURNS void
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	r record;
+	cfg regclass;
+	st regclass;
 BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
-	SELECT * INTO r FROM @extschema@.textfp_registration(tbl);
+	BEGIN
+		cfg := @extschema@.textfp_track_own_config(tbl);
+		st := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+	EXCEPTION WHEN undefined_table THEN
+		-- its tables are gone: the triggers go, which fail on every write
+		cfg := NULL;
+	END;
 	EXECUTE format('DROP TRIGGER textfp_track ON %s', tbl);
 	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_truncate') THEN
 		EXECUTE format('DROP TRIGGER textfp_track_truncate ON %s', tbl);
@@ -1611,7 +1661,9 @@ BEGIN
 	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_dedup') THEN
 		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
 	END IF;
-	EXECUTE format('DROP TABLE %s, %s', r.store, r.config);
+	IF cfg IS NOT NULL THEN
+		EXECUTE format('DROP TABLE %s, %s', st, cfg);
+	END IF;
 END
 $$;
 COMMENT ON FUNCTION textfp_untrack(regclass)
