@@ -266,5 +266,29 @@ FROM runs r, LATERAL (SELECT format('arr_%s_%s', r.name, r.seed) AS t) x
 ORDER BY r.name, r.seed \gexec
 SELECT * FROM results ORDER BY name, seed;
 
+-- statements that change many rows at once (times, texts, keys and times
+-- together, deletes, a delete and insert in one statement): the triggers
+-- replay the rows one after the other, and the store ends as a rebuild
+-- makes it and as the rule says
+CREATE TABLE multi_results (name text, rows_not_in_store bigint, rebuild_changed bigint, differs_from_rule bigint);
+SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, c.name),
+	format('INSERT INTO %I (id, site, at, body) SELECT id, site, at, body FROM fixture', t),
+	pg_temp.track(c, t),
+	format('UPDATE %I SET at = at + (id %% 3) * interval ''5 hours''', t),
+	format('UPDATE %I x SET body = (SELECT f.body FROM fixture f WHERE f.id = (x.id * 5) %% 83 + 1) WHERE x.id %% 5 = 0', t),
+	format('DELETE FROM %I WHERE id %% 7 = 0', t),
+	format('UPDATE %I SET id = id + 1000, at = at - interval ''1 day'', body = body || '' tail'' WHERE id %% 6 = 1', t),
+	format('WITH d AS (DELETE FROM %1$I WHERE id %% 11 = 0 RETURNING *) INSERT INTO %1$I (id, site, at, body) SELECT id + 5000, site, at + interval ''3 hours'', body FROM d', t),
+	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
+	format('CALL textfp_rebuild(%L)', t),
+	format('INSERT INTO multi_results SELECT %L, (SELECT count(*) FROM %I x WHERE NOT EXISTS (SELECT FROM %I s WHERE s.key::text = %s::text COLLATE "C" AND s.at = x.at)),
+		pg_temp.store_diff(%L, %L), pg_temp.oracle_diff(%L, %L, %s, %s)',
+		c.name, t, t || '_textfp', CASE WHEN c.text_key THEN 'x.k' ELSE 'x.id' END, t || '_before', t || '_textfp',
+		t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'))
+FROM configs c, LATERAL (SELECT format('multi_%s', c.name) AS t) x
+WHERE c.name IN ('sim_coh', 'min', 'sim_text_date')
+ORDER BY c.name \gexec
+SELECT * FROM multi_results ORDER BY name;
+
 RESET search_path;
 DROP SCHEMA track_order CASCADE;
