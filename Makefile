@@ -70,6 +70,7 @@ OBJS = $(CORE_OBJS) \
 	src/track/track_link.o \
 	src/track/track_trigger.o \
 	src/track/track_batch.o \
+	src/track/track_pending.o \
 	src/dedup.o \
 	src/dedup_config.o \
 	src/dedup_locks.o \
@@ -116,7 +117,7 @@ src/core/mih.o: src/core/tfp_mih.h
 src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h src/fpcall.h
 src/fpcall.o: src/fpcall.h
 TRACK_OBJS = src/track/track_config.o src/track/track_store.o src/track/track_link.o src/track/track_trigger.o \
-	src/track/track_batch.o
+	src/track/track_batch.o src/track/track_pending.o
 $(TRACK_OBJS): src/track/track.h src/dedup.h src/fpcall.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system

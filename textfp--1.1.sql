@@ -1919,6 +1919,7 @@ DECLARE
 	bands integer;
 	rws integer;
 	minb integer;
+	sigk integer;
 BEGIN
 	IF tbl IS NULL OR text_column IS NULL OR key_column IS NULL OR time_column IS NULL THEN
 		RAISE EXCEPTION 'table, text, key and time columns must not be NULL' USING ERRCODE = 'null_value_not_allowed';
@@ -2060,6 +2061,18 @@ BEGIN
 	-- fingerprint functions are strict and check nothing on a NULL one)
 	fpcall := @extschema@.textfp_track_fp_call(method, options, '''''::text');
 	EXECUTE 'SELECT ' || fpcall;
+	-- the banding needs signatures of 44 values at least (k => 32 failed every
+	-- lookup, after the registration was made)
+	IF method = 'minhash' THEN
+		EXECUTE format('SELECT (@extschema@.minhash_info(%s)).k',
+			@extschema@.textfp_track_fp_call(method, options, '''textfp checks the signature size of a registration''::text'))
+			INTO sigk;
+		IF sigk < bands THEN
+			RAISE EXCEPTION 'minhash signatures of % values are too short for the registration''s % bands', sigk, bands
+				USING ERRCODE = 'invalid_parameter_value',
+					  HINT = format('Leave k at its default (128), or give k => %s or more.', bands);
+		END IF;
+	END IF;
 
 	-- the tables, owned by the table's owner
 	EXECUTE format('CREATE TABLE %s (

@@ -309,6 +309,39 @@ INSERT INTO posts VALUES (3, 'b', '2025-01-02', (SELECT body FROM texts WHERE n 
 SELECT id, site FROM posts ORDER BY id;
 SELECT key, source, story FROM posts_textfp ORDER BY key;
 SELECT textfp_untrack('posts');
+-- rows of one statement count as well, though the store has them only once
+-- the statement is done: a multi-row INSERT, INSERT ... SELECT and COPY
+-- keep their own near duplicates out (3 and 4 are 0 apart)
+DELETE FROM posts;
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 3, dedup => 'skip');
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3)),
+	(2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4)), (3, 'a', '2025-01-02', (SELECT body FROM texts WHERE n = 5));
+INSERT INTO posts SELECT 10 + n, 'c', '2025-01-03', body FROM texts WHERE n IN (7, 6, 5, 8);
+COPY posts (id, site, at, body) FROM stdin;
+20	d	2025-01-04 00:00:00+00	A chess club meets on Thursdays in the library basement, newcomers welcome.
+21	d	2025-01-04 00:00:00+00	A chess club meets on Thursdays in the library basement, newcomers welcome!
+\.
+SELECT id, site FROM posts ORDER BY id;
+SELECT key, source, story FROM posts_textfp ORDER BY key;
+-- a row let in but not inserted (ON CONFLICT DO NOTHING), or rolled back
+-- to a savepoint, keeps nothing out afterwards
+INSERT INTO posts VALUES (1, 'a', '2025-01-05', 'The council approved the new cycling lanes along the river on Monday.') ON CONFLICT DO NOTHING;
+INSERT INTO posts VALUES (30, 'a', '2025-01-05', 'The council approved the new cycling lanes along the river on Monday.');
+BEGIN;
+SAVEPOINT s;
+INSERT INTO posts VALUES (31, 'e', '2025-01-06', 'A text that comes back after its savepoint is rolled back, unchanged.');
+ROLLBACK TO s;
+INSERT INTO posts VALUES (32, 'e', '2025-01-06', 'A text that comes back after its savepoint is rolled back, unchanged.');
+COMMIT;
+SELECT id, site FROM posts WHERE id >= 30 ORDER BY id;
+SELECT textfp_untrack('posts');
+DELETE FROM posts;
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'minhash', threshold => 0.5, dedup => 'reject', dedup_scope => 'site');
+SELECT pg_temp.failure($$INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3)),
+	(2, 'a', '2025-01-02', (SELECT body FROM texts WHERE n = 4))$$, true);
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3)), (2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4));
+SELECT key, site, source, story FROM posts_textfp ORDER BY key;
+SELECT textfp_untrack('posts');
 
 -- ===== errors =====
 CREATE TABLE bad (id bigint PRIMARY KEY, k2 int NOT NULL, k3 int, k4 int NOT NULL, at timestamptz NOT NULL, at2 timestamptz,
@@ -352,6 +385,8 @@ SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options =>
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => '{ngrams=3}')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => '{ngram=0}')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => NULL)$$);
+-- minhash signatures shorter than the registration's 44 bands
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', options => '{k=32}')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', batch => 0)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', batch => NULL)$$);
 -- nothing was left behind by the calls that failed
