@@ -1314,9 +1314,8 @@ BEGIN
 	-- the banding needs signatures of 44 values at least (k => 32 failed every
 	-- lookup, after the registration was made)
 	IF method = 'minhash' THEN
-		EXECUTE format('SELECT (@extschema@.minhash_info(%s)).k',
-			@extschema@.textfp_track_fp_call(method, options, '''textfp checks the signature size of a registration''::text'))
-			INTO sigk;
+		fpcall := @extschema@.textfp_track_fp_call(method, options, '''textfp checks the signature size of a registration''::text');
+		EXECUTE 'SELECT (@extschema@.minhash_info(' || fpcall || ')).k' INTO sigk;
 		IF sigk < bands THEN
 			RAISE EXCEPTION 'minhash signatures of % values are too short for the registration''s % bands', sigk, bands
 				USING ERRCODE = 'invalid_parameter_value',
