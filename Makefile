@@ -70,6 +70,7 @@ OBJS = $(CORE_OBJS) \
 	src/track/track_link.o \
 	src/track/track_trigger.o \
 	src/track/track_batch.o \
+	src/track/track_pending.o \
 	src/dedup.o \
 	src/dedup_config.o \
 	src/dedup_locks.o \
@@ -83,12 +84,12 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	mih mih_options index_choice \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
-	union_find cluster_table cluster_limit plpgsql_decoys plpgsql_lint
+	union_find cluster_table cluster_limit track track_order track_owner plpgsql_decoys plpgsql_lint
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
 # near-duplicate trigger.  make installcheck runs them after REGRESS.
-ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden
+ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden track_inval
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
@@ -116,7 +117,7 @@ src/core/mih.o: src/core/tfp_mih.h
 src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h src/fpcall.h
 src/fpcall.o: src/fpcall.h
 TRACK_OBJS = src/track/track_config.o src/track/track_store.o src/track/track_link.o src/track/track_trigger.o \
-	src/track/track_batch.o
+	src/track/track_batch.o src/track/track_pending.o
 $(TRACK_OBJS): src/track/track.h src/dedup.h src/fpcall.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system

@@ -988,19 +988,26 @@ DECLARE
 	c record;
 	why text;
 BEGIN
-	SELECT r.relkind, r.relowner, r.relhasrules, r.relrowsecurity, r.relhassubclass, r.relispartition
+	SELECT r.relkind, r.relowner, r.relrowsecurity, r.relispartition
 	INTO c FROM pg_class r WHERE r.oid = rel::oid;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'the textfp % table with OID % does not exist', what, rel::oid
+			USING ERRCODE = 'undefined_table',
+				  HINT = 'textfp_untrack() ends the registration; textfp_track() makes a new one.';
+	END IF;
 	IF c.relkind <> 'r' OR c.relispartition THEN
 		why := 'it is not a plain table';
 	ELSIF c.relowner <> owner THEN
 		why := format('it is owned by %s, not by %s', c.relowner::regrole, owner::regrole);
 	ELSIF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = rel::oid) THEN
 		why := 'it has triggers';
-	ELSIF c.relhasrules THEN
+	-- the catalogs, not relhasrules and relhassubclass: those stay true after
+	-- the last rule or child went, until the table is vacuumed or analyzed
+	ELSIF EXISTS (SELECT FROM pg_rewrite w WHERE w.ev_class = rel::oid) THEN
 		why := 'it has rules';
 	ELSIF c.relrowsecurity OR EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = rel::oid) THEN
 		why := 'it has row-level security';
-	ELSIF c.relhassubclass OR EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = rel::oid) THEN
+	ELSIF EXISTS (SELECT FROM pg_inherits i WHERE i.inhrelid = rel::oid OR i.inhparent = rel::oid) THEN
 		why := 'it takes part in inheritance';
 	ELSIF EXISTS (SELECT FROM pg_index i WHERE i.indrelid = rel::oid
 				  AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN
@@ -1063,29 +1070,35 @@ CREATE FUNCTION textfp_track_check(config regclass, source regclass) RETURNS reg
 	AS $$
 DECLARE
 	owner oid := (SELECT c.relowner FROM pg_class c WHERE c.oid = source::oid);
-	r record;
+	src regclass;
+	st regclass;
+	kcol name;
+	tcol name;
+	scol name;
+	meth text;
+	fmt integer;
 BEGIN
 	PERFORM @extschema@.textfp_check_owned_table(config, owner, @extschema@.textfp_track_config_shape(), 'registration');
 	EXECUTE format('SELECT c.source_table, c.store_table, c.key_column, c.time_column, c.site_column, c.method, c.format
-		FROM ONLY %s c', config) INTO STRICT r;
-	IF r.format <> 1 THEN
-		RAISE EXCEPTION 'textfp registration % has format %, which this textfp does not read', config, r.format
+		FROM ONLY %s c', config) INTO STRICT src, st, kcol, tcol, scol, meth, fmt;
+	IF fmt <> 1 THEN
+		RAISE EXCEPTION 'textfp registration % has format %, which this textfp does not read', config, fmt
 			USING ERRCODE = 'feature_not_supported';
 	END IF;
-	IF r.source_table IS DISTINCT FROM source THEN
+	IF src IS DISTINCT FROM source THEN
 		RAISE EXCEPTION 'textfp registration % is not that of table %', config, source
 			USING ERRCODE = 'invalid_parameter_value',
-				  DETAIL = format('It registers %s.', r.source_table),
+				  DETAIL = format('It registers %s.', src),
 				  HINT = 'A trigger may name only its own table''s registration.';
 	END IF;
-	PERFORM @extschema@.textfp_check_owned_table(r.store_table, owner,
+	PERFORM @extschema@.textfp_check_owned_table(st, owner,
 		@extschema@.textfp_track_store_shape(
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = r.key_column AND NOT a.attisdropped)::regtype,
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = r.time_column AND NOT a.attisdropped)::regtype,
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = r.site_column AND NOT a.attisdropped)::regtype,
-			CASE r.method WHEN 'minhash' THEN '@extschema@.minhash_sig'::regtype ELSE '@extschema@.simhash64'::regtype END),
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype,
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol AND NOT a.attisdropped)::regtype,
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype,
+			CASE meth WHEN 'minhash' THEN '@extschema@.minhash_sig'::regtype ELSE '@extschema@.simhash64'::regtype END),
 		'store');
-	RETURN r.store_table;
+	RETURN st;
 END
 $$;
 COMMENT ON FUNCTION textfp_track_check(regclass, regclass)
@@ -1156,7 +1169,7 @@ DECLARE
 	bands integer;
 	rws integer;
 	minb integer;
-	o text;
+	sigk integer;
 BEGIN
 	IF tbl IS NULL OR text_column IS NULL OR key_column IS NULL OR time_column IS NULL THEN
 		RAISE EXCEPTION 'table, text, key and time columns must not be NULL' USING ERRCODE = 'null_value_not_allowed';
@@ -1167,6 +1180,14 @@ BEGIN
 		RAISE EXCEPTION '"%" is not a plain table', tbl
 			USING ERRCODE = 'wrong_object_type',
 				  DETAIL = 'textfp_track() registers ordinary tables (not partitioned tables, views or foreign tables).';
+	END IF;
+	-- the batches read the table as its owner: policies forced on the owner
+	-- would hide rows from them, rows the store would then never have
+	IF (SELECT c.relrowsecurity AND c.relforcerowsecurity FROM pg_class c WHERE c.oid = tbl::oid) THEN
+		RAISE EXCEPTION 'table % forces row-level security on its owner', tbl
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  DETAIL = 'textfp_track() fingerprints every row of the table as its owner; a forced policy would hide some of them.',
+				  HINT = format('ALTER TABLE %s NO FORCE ROW LEVEL SECURITY while textfp_track() runs; the triggers keep every row afterwards.', tbl);
 	END IF;
 	IF EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = tbl::oid AND t.tgname IN ('textfp_track', 'textfp_track_truncate', 'textfp_track_dedup')) THEN
 		RAISE EXCEPTION 'table % is already tracked by textfp', tbl
@@ -1199,12 +1220,14 @@ BEGIN
 	IF ktype IS NULL THEN
 		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, tbl USING ERRCODE = 'undefined_column';
 	END IF;
-	IF NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = tbl::oid AND i.indisunique AND i.indisvalid
+	-- unique at once, not DEFERRABLE: the triggers replay a statement's rows
+	-- in order, and a key two rows share for a while would mix their store rows
+	IF NOT EXISTS (SELECT FROM pg_index i WHERE i.indrelid = tbl::oid AND i.indisunique AND i.indimmediate AND i.indisvalid
 				   AND i.indnkeyatts = 1 AND i.indkey[0] = katt AND i.indexprs IS NULL AND i.indpred IS NULL)
 	   OR NOT (SELECT a.attnotnull FROM pg_attribute a WHERE a.attrelid = tbl::oid AND a.attnum = katt) THEN
 		RAISE EXCEPTION 'key column "%" of % must be NOT NULL and unique', key_column, tbl
 			USING ERRCODE = 'invalid_column_reference',
-				  DETAIL = 'Stories name rows by their keys: a primary key, or a NOT NULL column with a unique index on it alone.',
+				  DETAIL = 'Stories name rows by their keys: a primary key, or a NOT NULL column with a unique index on it alone, not DEFERRABLE.',
 				  HINT = format('ALTER TABLE %s ADD PRIMARY KEY (%I);', tbl, key_column);
 	END IF;
 	IF NOT EXISTS (SELECT FROM pg_opclass c JOIN pg_am m ON m.oid = c.opcmethod
@@ -1284,9 +1307,21 @@ BEGIN
 	IF options IS NULL THEN
 		RAISE EXCEPTION 'options must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	fpcall := @extschema@.textfp_track_fp_call(method, options, 'NULL::text');
-	-- bad options fail here, before anything is made
+	-- bad options fail here, before anything is made (on an empty text: the
+	-- fingerprint functions are strict and check nothing on a NULL one)
+	fpcall := @extschema@.textfp_track_fp_call(method, options, '''''::text');
 	EXECUTE 'SELECT ' || fpcall;
+	-- the banding needs signatures of 44 values at least (k => 32 failed every
+	-- lookup, after the registration was made)
+	IF method = 'minhash' THEN
+		fpcall := @extschema@.textfp_track_fp_call(method, options, '''textfp checks the signature size of a registration''::text');
+		EXECUTE 'SELECT (@extschema@.minhash_info(' || fpcall || ')).k' INTO sigk;
+		IF sigk < bands THEN
+			RAISE EXCEPTION 'minhash signatures of % values are too short for the registration''s % bands', sigk, bands
+				USING ERRCODE = 'invalid_parameter_value',
+					  HINT = format('Leave k at its default (128), or give k => %s or more.', bands);
+		END IF;
+	END IF;
 
 	-- the tables, owned by the table's owner
 	EXECUTE format('CREATE TABLE %s (
@@ -1366,28 +1401,52 @@ COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text
 	IS 'internal: checks a registration and makes its tables and triggers (textfp_track() then fills and links)';
 
 -- The SQL call of the registration's fingerprint function on doc (an
--- expression), with its options as named arguments.
+-- expression), with its options as named arguments, each value cast to its
+-- parameter's type: an untyped value would let an overload planted in
+-- textfp's schema with a text parameter of that name take the call (run as
+-- whoever registers the table).  The function is the one the triggers call
+-- (fpcall.c): textfp's own simhash or minhash over (doc text, featureless
+-- text, ...).
 CREATE FUNCTION textfp_track_fp_call(method text, options text[], doc text) RETURNS text
-	LANGUAGE plpgsql IMMUTABLE
+	LANGUAGE plpgsql STABLE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	call text := format('@extschema@.%s(%s, ''null''::text', CASE method WHEN 'minhash' THEN 'minhash' ELSE 'simhash' END, doc);
+	fname text := CASE method WHEN 'minhash' THEN 'minhash' ELSE 'simhash' END;
+	fn oid;
+	call text := format('@extschema@.%s(%s, ''null''::text', fname, doc);
 	o text;
 	eq integer;
+	ptype oid;
 BEGIN
+	SELECT p.oid INTO fn FROM pg_proc p
+	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
+	WHERE p.proname = fname AND p.pronargs >= 2 AND p.proargtypes[0] = 'text'::regtype AND p.proargtypes[1] = 'text'::regtype
+	  AND p.proargnames[2] = 'featureless';
+	IF fn IS NULL THEN
+		RAISE EXCEPTION 'textfp''s %(doc text, featureless text, ...) is missing', fname USING ERRCODE = 'undefined_function';
+	END IF;
 	FOREACH o IN ARRAY coalesce(options, '{}'::text[]) LOOP
 		eq := strpos(o, '=');
 		IF eq < 2 THEN
 			RAISE EXCEPTION 'option "%" is not of the form name=value', o USING ERRCODE = 'invalid_parameter_value';
 		END IF;
-		call := call || format(', %I => %L', left(o, eq - 1), substr(o, eq + 1));
+		ptype := (SELECT p.proargtypes[i.n - 1] FROM pg_proc p, generate_subscripts(p.proargnames, 1) i(n)
+				  WHERE p.oid = fn AND i.n > 2 AND p.proargnames[i.n] = left(o, eq - 1));
+		IF ptype IS NULL THEN
+			RAISE EXCEPTION '% has no option "%"', fname, left(o, eq - 1)
+				USING ERRCODE = 'invalid_parameter_value',
+					  HINT = format('Its options are those of %s() after the text: %s.', fname,
+									(SELECT string_agg(x.n, ', ') FROM pg_proc p, unnest(p.proargnames[3:]) x(n) WHERE p.oid = fn));
+		END IF;
+		call := call || format(', %I => %L::%s', left(o, eq - 1), substr(o, eq + 1), format_type(ptype, NULL));
 	END LOOP;
 	RETURN call || ')';
 END
 $$;
 COMMENT ON FUNCTION textfp_track_fp_call(text, text[], text)
-	IS 'internal: the call of simhash() or minhash() a registration makes, as SQL text';
+	IS 'internal: the call of simhash() or minhash() a registration makes, as SQL text, each option cast to its parameter''s type';
 
 -- The next batch of rows of the table without a store row (after a key, in
 -- the key's order): fingerprinted into the store.
@@ -1396,23 +1455,30 @@ CREATE FUNCTION textfp_track_fill(config regclass, after_key text, batch integer
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	r record;
+	src regclass;
 	st regclass;
 	ktype regtype;
+	txcol name;
+	kcol name;
+	tcol name;
+	scol name;
+	meth text;
+	opts text[];
 BEGIN
-	EXECUTE format('SELECT * FROM ONLY %s', config) INTO STRICT r;
-	st := @extschema@.textfp_track_check(config, r.source_table);
-	PERFORM @extschema@.textfp_check_owner(r.source_table);
-	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = r.source_table::oid AND a.attname = r.key_column)::regtype;
+	EXECUTE format('SELECT c.source_table, c.text_column, c.key_column, c.time_column, c.site_column, c.method, c.options
+		FROM ONLY %s c', config) INTO STRICT src, txcol, kcol, tcol, scol, meth, opts;
+	st := @extschema@.textfp_track_check(config, src);
+	PERFORM @extschema@.textfp_check_owner(src);
+	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = src::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype;
 	EXECUTE format('WITH b AS (SELECT t.%1$I AS key, t.%2$I AS at, %3$s AS site, %4$s AS fp FROM ONLY %5$s t
 			WHERE $1 IS NULL OR t.%1$I > $1::%6$s ORDER BY t.%1$I LIMIT $2),
 		i AS (INSERT INTO %7$s (key, at, site, fp, story) SELECT b.key, b.at, b.site, b.fp, b.key FROM b
 			ON CONFLICT (key) DO NOTHING)
 		SELECT (SELECT b.key FROM b ORDER BY b.key DESC LIMIT 1)::text, (SELECT count(*) FROM b)::integer',
-		r.key_column, r.time_column,
-		CASE WHEN r.site_column IS NULL THEN 'NULL::text' ELSE format('t.%I', r.site_column) END,
-		@extschema@.textfp_track_fp_call(r.method, r.options, format('t.%I', r.text_column)),
-		r.source_table, ktype, st)
+		kcol, tcol,
+		CASE WHEN scol IS NULL THEN 'NULL::text' ELSE format('t.%I', scol) END,
+		@extschema@.textfp_track_fp_call(meth, opts, format('t.%I', txcol)),
+		src, ktype, st)
 		INTO last_key, rows USING after_key, batch;
 END
 $$;
@@ -1460,7 +1526,6 @@ DECLARE
 	total bigint;
 	done bigint := 0::pg_catalog.int8;
 	k text;
-	a text;
 	n integer;
 BEGIN
 	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
@@ -1550,14 +1615,39 @@ END
 $$;
 COMMENT ON FUNCTION textfp_track_rows(regclass) IS 'internal: a table''s rows for a progress total (the catalog''s estimate, else a count)';
 
+-- The registration of a table, for its owner: the configuration table its
+-- textfp_track trigger names, checked to register that very table (a role
+-- with TRIGGER on the table may have named another table's).
+CREATE FUNCTION textfp_track_own_config(tbl regclass) RETURNS regclass
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	cfg regclass;
+	src regclass;
+BEGIN
+	PERFORM @extschema@.textfp_check_owner(tbl);
+	SELECT r.config INTO cfg FROM @extschema@.textfp_registration(tbl) r;
+	EXECUTE format('SELECT c.source_table FROM ONLY %s c', cfg) INTO src;
+	IF src IS DISTINCT FROM tbl THEN
+		RAISE EXCEPTION 'textfp registration % is not that of table %', cfg, tbl
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = format('It registers %s; the trigger textfp_track on %s names it.', src, tbl),
+				  HINT = 'Drop that trigger: it was not made by textfp_track().';
+	END IF;
+	RETURN cfg;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_own_config(regclass)
+	IS 'internal: the configuration table of a table''s own registration, for its owner (textfp_rebuild, textfp_untrack)';
+
 CREATE PROCEDURE textfp_rebuild(tbl regclass, batch integer DEFAULT 1000)
 	LANGUAGE plpgsql
 	AS $$
 DECLARE
 	cfg regclass;
 BEGIN
-	PERFORM @extschema@.textfp_check_owner(tbl);
-	SELECT r.config INTO cfg FROM @extschema@.textfp_registration(tbl) r;
+	cfg := @extschema@.textfp_track_own_config(tbl);
 	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
@@ -1574,20 +1664,18 @@ CREATE FUNCTION textfp_track_summary(config regclass, changed bigint) RETURNS vo
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	r record;
-	st regclass;
+	src regclass := @extschema@.textfp_track_source(config);
+	st regclass := @extschema@.textfp_track_check(config, src);
 	n bigint;
 	stories bigint;
 	big bigint;
 	bigid text;
 BEGIN
-	EXECUTE format('SELECT * FROM ONLY %s', config) INTO STRICT r;
-	st := @extschema@.textfp_track_check(config, r.source_table);
 	EXECUTE format('SELECT count(*), count(DISTINCT story) FROM %s', st) INTO n, stories;
 	EXECUTE format('SELECT s.story::text, count(*) FROM %s s GROUP BY s.story ORDER BY 2 DESC, 1 LIMIT 1', st) INTO bigid, big;
-	RAISE NOTICE 'textfp: % rows of % in % stories; % links changed', n, r.source_table, stories, changed;
+	RAISE NOTICE 'textfp: % rows of % in % stories; % links changed', n, src, stories, changed;
 	IF big > 100 AND big > 0.01 * n THEN
-		RAISE WARNING 'textfp: story % of % holds % of % rows (% %%)', bigid, r.source_table, big, n, round(100.0 * big / n, 1)
+		RAISE WARNING 'textfp: story % of % holds % of % rows (% %%)', bigid, src, big, n, round(100.0 * big / n, 1)
 			USING HINT = 'A story this large is usually a template or boilerplate shared by unrelated texts: a stricter threshold, a cohesion bound, or stopwords for the boilerplate keep stories apart (docs/stories.md).';
 	END IF;
 END
@@ -1600,10 +1688,17 @@ CREATE FUNCTION textfp_untrack(tbl regclass) RETURNS void
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
-	r record;
+	cfg regclass;
+	st regclass;
 BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
-	SELECT * INTO r FROM @extschema@.textfp_registration(tbl);
+	BEGIN
+		cfg := @extschema@.textfp_track_own_config(tbl);
+		st := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+	EXCEPTION WHEN undefined_table THEN
+		-- its tables are gone: the triggers go, which fail on every write
+		cfg := NULL;
+	END;
 	EXECUTE format('DROP TRIGGER textfp_track ON %s', tbl);
 	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_truncate') THEN
 		EXECUTE format('DROP TRIGGER textfp_track_truncate ON %s', tbl);
@@ -1611,7 +1706,9 @@ BEGIN
 	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_dedup') THEN
 		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
 	END IF;
-	EXECUTE format('DROP TABLE %s, %s', r.store, r.config);
+	IF cfg IS NOT NULL THEN
+		EXECUTE format('DROP TABLE %s, %s', st, cfg);
+	END IF;
 END
 $$;
 COMMENT ON FUNCTION textfp_untrack(regclass)

@@ -1,14 +1,19 @@
 -- plpgsql_decoys: a role with CREATE on textfp's schema (here public, the
--- usual place) plants overloads there of every textfp function and operator
--- that the PL/pgSQL layer (cluster_table, the story calls and their helpers)
--- calls, one argument's type changed to each type that could win an
--- unqualified or untyped call (numeric for a float8 threshold, text for a
--- name, oid for a regclass, ...).  Each decoy records its call and, run as a
--- superuser, makes the planter one.  A superuser then runs every clustering
--- and story call, each with typed, qualified arguments (an untyped call of
--- the caller's own is the caller's business: docs/security.md): no decoy
--- runs.  The called functions and operators are read from the PL/pgSQL
--- bodies themselves, so a new call is covered when it is added.
+-- usual place) plants overloads there of every textfp function, procedure
+-- and operator that the PL/pgSQL layer (cluster_table, the tracked tables'
+-- procedures, reports and helpers) calls, one argument's type changed to
+-- each type that could win an unqualified or untyped call (numeric for a
+-- float8 threshold, text for a name, oid for a regclass, ...): with all the
+-- arguments, and with the argument names and only the arguments up to the
+-- changed one (the shape that takes a call by name that leaves the rest to
+-- their defaults, as the tracked tables' fingerprint calls do).  Each decoy
+-- records its call and, run as a superuser, makes the planter one.  A
+-- superuser then registers tracked tables (their batches, triggers,
+-- rebuild, reports, untrack) and runs every clustering call, each with
+-- typed, qualified arguments (an untyped call of the caller's own is the
+-- caller's business: docs/security.md): no decoy runs.  The called functions
+-- and operators are read from the PL/pgSQL bodies themselves, so a new call
+-- is covered when it is added.
 SET client_min_messages = warning;
 SELECT current_user AS regress_user \gset
 DROP DATABASE IF EXISTS textfp_pl_decoys;
@@ -48,7 +53,11 @@ bodies AS (SELECT string_agg(prosrc, E'\n') AS src FROM ext WHERE prolang = (SEL
 SELECT DISTINCT ext.proname::text AS name, false AS is_operator
 FROM ext, bodies WHERE bodies.src ~ ('\m' || ext.proname || '\(')
 UNION
-SELECT DISTINCT r[1], true FROM bodies, LATERAL regexp_matches(bodies.src, 'OPERATOR\([^)]*?([^.()\s]+)\)', 'g') r;
+SELECT DISTINCT r[1], true FROM bodies, LATERAL regexp_matches(bodies.src, 'OPERATOR\([^)]*?([^.()\s]+)\)', 'g') r
+-- and the fingerprint functions, whose calls the tracked tables write out
+-- by name (textfp_track_fp_call)
+UNION
+SELECT f, false FROM unnest(ARRAY['simhash', 'minhash']) f;
 SELECT name FROM spy.called WHERE is_operator ORDER BY 1;
 SELECT count(*) >= 15 AS many_functions, bool_or(name = 'union_find') AND bool_or(name = 'jaccard_ball')
 	AND bool_or(name = 'textfp_default_threshold') AS the_reported_ones
@@ -68,12 +77,15 @@ INSERT INTO spy.rivals VALUES
 	('timestamp with time zone', 'timestamp without time zone'), ('timestamp with time zone', 'date'), ('timestamp with time zone', 'text'),
 	('simhash64', 'bigint'), ('simhash64', 'text'), ('simhash64', 'bytea'),
 	('minhash_sig', 'text'), ('minhash_sig', 'bytea'),
-	('hamming_ball', 'text'), ('jaccard_ball', 'text'), ('lsh_query', 'text');
+	('hamming_ball', 'text'), ('jaccard_ball', 'text'), ('lsh_query', 'text'),
+	('text[]', 'character varying[]'), ('text[]', 'name[]'), ('idf_model', 'text');
 GRANT SELECT ON spy.called, spy.rivals TO PUBLIC;
 
--- Plants, as the current user, a decoy of each overload of each called
--- function with one input argument's type replaced by each rival, and of
--- each called operator with one side replaced.
+-- Plants, as the current user, decoys of each overload of each called
+-- function or procedure with one input argument's type replaced by each
+-- rival: with all the arguments, unnamed; and with the arguments up to the
+-- replaced one, named as the original's; and of each called operator with
+-- one side replaced.
 CREATE FUNCTION spy.plant() RETURNS bigint
 	LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -81,35 +93,45 @@ DECLARE
 	i integer;
 	rv text;
 	args text[];
-	outs text;
+	named text[];
+	arglist text;
 	res text;
-	body text;
 	n bigint := 0;
 BEGIN
 	FOR f IN
-		SELECT p.oid, p.proname, p.pronargs, p.proretset, p.prorettype,
+		SELECT p.oid, p.proname, p.prokind, p.pronargs, p.proretset, p.prorettype,
 			   ARRAY(SELECT format_type(t, NULL) FROM unnest(p.proargtypes) t) AS intypes,
+			   CASE WHEN p.proargnames IS NULL THEN '{}'::text[]
+					ELSE ARRAY(SELECT a.n FROM unnest(p.proargnames, coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[cardinality(p.proargnames)]))) a(n, m)
+							   WHERE a.m IN ('i', 'b', 'v')) END AS innames,
 			   (SELECT string_agg(format(', OUT o%s %s', k, format_type(a.t, NULL)), '' ORDER BY k)
 				FROM unnest(p.proallargtypes, p.proargmodes) WITH ORDINALITY a(t, m, k)
 				WHERE a.m IN ('o', 'b')) AS outs
 		FROM pg_proc p JOIN spy.called c ON c.name = p.proname AND NOT c.is_operator
 		WHERE p.pronamespace = 'public'::regnamespace
 	LOOP
-		body := CASE WHEN f.proretset OR f.outs IS NOT NULL OR f.prorettype = 'void'::regtype
-					 THEN 'RETURN;' ELSE 'RETURN NULL;' END;
-		res := CASE WHEN f.outs IS NOT NULL THEN '' ELSE ' RETURNS ' || pg_get_function_result(f.oid) END;
+		res := CASE WHEN f.prokind = 'p' OR f.outs IS NOT NULL THEN '' ELSE ' RETURNS ' || pg_get_function_result(f.oid) END;
 		FOR i IN 1 .. f.pronargs LOOP
 			FOR rv IN SELECT r.rival FROM spy.rivals r WHERE r.of = f.intypes[i] LOOP
 				args := f.intypes;
 				args[i] := rv;
-				BEGIN
-					EXECUTE format('CREATE FUNCTION public.%I(%s%s)%s LANGUAGE plpgsql AS %L',
-						f.proname, array_to_string(args, ', '), coalesce(f.outs, ''), res,
-						format('BEGIN PERFORM spy.hit(%L); %s END', format('%s(%s)', f.proname, array_to_string(args, ', ')), body));
-					n := n + 1;
-				EXCEPTION WHEN duplicate_function THEN
-					NULL;
-				END;
+				named := ARRAY(SELECT CASE WHEN coalesce(f.innames[k], '') = '' THEN '' ELSE quote_ident(f.innames[k]) || ' ' END || args[k]
+							   FROM generate_series(1, i) k);
+				FOREACH arglist IN ARRAY ARRAY[array_to_string(args, ', '), array_to_string(named, ', ')] LOOP
+					BEGIN
+						EXECUTE format('CREATE %s public.%I(%s%s)%s LANGUAGE plpgsql AS %L',
+							CASE f.prokind WHEN 'p' THEN 'PROCEDURE' ELSE 'FUNCTION' END,
+							f.proname, arglist, CASE WHEN f.prokind = 'p' THEN '' ELSE coalesce(f.outs, '') END, res,
+							format('BEGIN PERFORM spy.hit(%L); %s END', format('%s(%s)', f.proname, arglist),
+								   CASE WHEN f.prokind = 'p' OR f.proretset OR f.outs IS NOT NULL OR f.prorettype = 'void'::regtype
+										THEN 'RETURN;' ELSE 'RETURN NULL;' END));
+						n := n + 1;
+					EXCEPTION WHEN duplicate_function OR invalid_function_definition THEN
+						-- the same arguments as another decoy's or the original's, or
+						-- a polymorphic result without its polymorphic argument
+						NULL;
+					END;
+				END LOOP;
 			END LOOP;
 		END LOOP;
 	END LOOP;
@@ -140,12 +162,17 @@ $$;
 
 -- the victim's data, made before the decoys
 SET timezone = 'UTC';
-CREATE TABLE news (id bigint PRIMARY KEY, site text, published timestamptz, fp simhash64, sig minhash_sig);
+CREATE TABLE news (id bigint PRIMARY KEY, site text, published timestamptz NOT NULL, fp simhash64, sig minhash_sig, body text);
 INSERT INTO news
 SELECT i, 'site' || (i % 3), '2025-01-01 00:00+00'::timestamptz + i * interval '1 hour',
 	(hashint8extended(i / 4, 7) # (i % 4))::simhash64,
-	minhash(ARRAY(SELECT (i / 4) * 100 + j FROM generate_series(1, 30) j WHERE j % 4 <> i % 4)::bigint[])
+	minhash(ARRAY(SELECT (i / 4) * 100 + j FROM generate_series(1, 30) j WHERE j % 4 <> i % 4)::bigint[]),
+	-- families of four drifting versions: 30 words, the version's first 2v changed
+	(SELECT string_agg(translate(substr(md5((i / 4) || ':' || w || CASE WHEN w <= 2 * (i % 4) THEN 'v' ELSE '' END), 1, 7),
+							   '0123456789', 'ghijklmnop'), ' ' ORDER BY w) FROM generate_series(1, 30) w)
 FROM generate_series(1, 40) i;
+CREATE TABLE wire (LIKE news INCLUDING ALL);
+INSERT INTO wire SELECT * FROM news;
 
 SET ROLE regress_textfp_cotenant;
 SELECT spy.plant() > 100 AS planted;
@@ -153,29 +180,46 @@ RESET ROLE;
 SELECT count(*) > 0 AS the_reported_decoy_is_there FROM pg_proc
 WHERE proname = 'jaccard_ball' AND proargtypes[1] = 'numeric'::regtype;
 
--- every clustering and story call, typed and qualified, as a superuser; the
--- default thresholds too (NULL)
+-- every clustering call and every tracked-table call, typed and qualified,
+-- as a superuser; the default thresholds too (NULL)
 SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, 3::float8, 'components'::text, NULL::integer, NULL::integer);
 SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, 3::float8, 'star'::text, NULL::integer, NULL::integer);
 SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, NULL::float8, 'components'::text, NULL::integer, NULL::integer);
 SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'sig'::name, 0.5::float8, 'components'::text, NULL::integer, NULL::integer);
 SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'sig'::name, NULL::float8, 'star'::text, NULL::integer, NULL::integer);
 SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'sig'::name, 0.5::float8, 'components'::text, 32::integer, 2::integer);
-SELECT * FROM public.story_tables('news'::regclass);
-SELECT * FROM public.story_table_names('news'::regclass);
-SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'fp'::name, 'published'::name, 3::float8, NULL::integer, NULL::integer);
-SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'sig'::name, 'published'::name, NULL::float8, NULL::integer, NULL::integer);
-SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'sig'::name, 'published'::name, 0.5::float8, 32::integer, 2::integer);
-DELETE FROM news WHERE id = 5;
-SELECT public.story_forget('news'::regclass, 'id'::name, 'published'::name, ARRAY[5]::bigint[]);
-INSERT INTO news SELECT 5, 'site2', published, fp, sig FROM news WHERE id = 6;
-SELECT public.story_add('news'::regclass, 'id'::name, 'fp'::name, 'published'::name, ARRAY[5]::bigint[], 3::float8);
-SELECT public.story_add('news'::regclass, 'id'::name, 'sig'::name, 'published'::name, ARRAY[5]::bigint[], NULL::float8);
-SELECT count(*), sum(size) FROM public.story_report('news'::regclass, 'id'::name, 'published'::name, 'site'::name);
-SELECT count(*) FROM public.stories_since('news'::regclass, 'id'::name, 'published'::name, '2025-01-01 10:00+00'::timestamptz);
-SELECT sum(reprints) FROM public.story_reprints('news'::regclass, 'id'::name, 'published'::name, 'site'::name);
-SELECT method, sum(pairs) FROM public.match_scores('news'::regclass, 10::integer) GROUP BY 1 ORDER BY 1;
-SELECT count(*) FROM public.union_find('SELECT a, b FROM news_matches'::text, 'components'::text);
+-- tracked tables: simhash with options (each cast to its parameter's type in
+-- the registration's fingerprint call) and cohesion; minhash with dedup
+CALL public.textfp_track(tbl => 'news'::regclass, text_column => 'body'::name, key_column => 'id'::name, time_column => 'published'::name,
+	site_column => 'site'::name, method => 'simhash'::text, preset => NULL::text, threshold => 12::float8, dedup => 'off'::text,
+	dedup_scope => 'all'::text, options => ARRAY['ngram=3', 'shingle=1', 'stopwords=none', 'user_stopwords={a,b}', 'simplify=true', 'seed=5', 'weighting=tf']::text[],
+	cohesion => 20::float8, batch => 7::integer);
+CALL public.textfp_track(tbl => 'wire'::regclass, text_column => 'body'::name, key_column => 'id'::name, time_column => 'published'::name,
+	site_column => 'site'::name, method => 'minhash'::text, preset => NULL::text, threshold => NULL::float8, dedup => 'skip'::text,
+	dedup_scope => 'site'::text, options => '{k=64,ngram=3,method=oph}'::text[], cohesion => NULL::float8, batch => 1000::integer);
+SELECT count(*), count(DISTINCT story_id) FROM public.textfp_stories('news'::regclass);
+SELECT count(*), count(DISTINCT story_id) FROM public.textfp_stories('wire'::regclass);
+-- the triggers: a late arrival, edits, deletes, a skipped near duplicate, TRUNCATE
+INSERT INTO news SELECT 0, 'site0', '2024-12-31 00:00+00'::timestamptz, fp, sig, body FROM news WHERE id = 4;
+UPDATE news SET body = (SELECT n.body FROM news n WHERE n.id = 9) WHERE id = 13;
+UPDATE news SET published = '2024-12-30 00:00+00'::timestamptz WHERE id = 22;
+UPDATE news SET id = 100 WHERE id = 23;
+UPDATE news SET site = 'site9' WHERE id = 24;
+DELETE FROM news WHERE id = 8;
+INSERT INTO wire SELECT 41, 'site1', '2025-02-01 00:00+00'::timestamptz, fp, sig, body FROM wire WHERE id = 4;
+SELECT count(*) AS skipped FROM wire WHERE id = 41;
+CALL public.textfp_rebuild(tbl => 'news'::regclass, batch => 5::integer);
+SELECT count(*), count(DISTINCT story_id) FROM public.textfp_stories('news'::regclass);
+SELECT count(*) FROM public.textfp_stories('news'::regclass, NULL::bigint);
+SELECT count(*), sum(size) FROM public.textfp_story_report('news'::regclass, NULL::timestamptz, 2::integer);
+SELECT count(*) FROM public.textfp_new_stories('news'::regclass, '2025-01-01 10:00+00'::timestamptz);
+SELECT sum(reprints) FROM public.textfp_reprints('news'::regclass, NULL::timestamptz, false::boolean);
+SELECT count(*) FROM public.textfp_story_timeline('news'::regclass, '1'::text);
+SELECT tbl, method, state FROM public.textfp_tracked() ORDER BY 1;
+SELECT * FROM public.textfp_registration('news'::regclass);
+SELECT count(*) FROM public.union_find('SELECT key, source FROM news_textfp WHERE source IS NOT NULL'::text, 'components'::text);
+TRUNCATE wire;
+SELECT public.textfp_untrack('news'::regclass), public.textfp_untrack('wire'::regclass);
 :verdict;
 
 -- an overload of union_find without the mode, planted: the review's 42725
@@ -189,7 +233,13 @@ RESET ROLE;
 SET client_min_messages = warning;
 \set SHOW_CONTEXT never
 SELECT count(*), count(DISTINCT cluster_key) FROM public.cluster_table('news'::regclass, 'id'::name, 'fp'::name, 3::float8, 'components'::text, NULL::integer, NULL::integer);
-SELECT * FROM public.story_refresh('news'::regclass, 'id'::name, 'fp'::name, 'published'::name, 3::float8, NULL::integer, NULL::integer);
+CALL public.textfp_track(tbl => 'news'::regclass, text_column => 'body'::name, key_column => 'id'::name, time_column => 'published'::name,
+	site_column => NULL::name, method => 'simhash'::text, preset => NULL::text, threshold => 12::float8, dedup => 'reject'::text,
+	dedup_scope => 'all'::text, options => '{ngram=3}'::text[], cohesion => NULL::float8, batch => 1000::integer);
+INSERT INTO news SELECT 200, 'site0', '2024-12-31 00:00+00'::timestamptz, fp, sig, 'a text of its own, near no other' FROM news WHERE id = 4;
+CALL public.textfp_rebuild(tbl => 'news'::regclass, batch => 1000::integer);
+SELECT count(*), count(DISTINCT story_id) FROM public.textfp_stories('news'::regclass);
+SELECT public.textfp_untrack('news'::regclass);
 :verdict;
 
 \c contrib_regression :regress_user

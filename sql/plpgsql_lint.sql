@@ -1,6 +1,7 @@
--- plpgsql_lint: every PL/pgSQL function of textfp through plpgsql_check
--- (errors, other, extra, performance and security warnings); the test
--- fails on any finding but the suppressions below, each with its reason.
+-- plpgsql_lint: every PL/pgSQL function and procedure of textfp through
+-- plpgsql_check (errors, other, extra, performance and security warnings);
+-- the test fails on any finding but the suppressions below, each with its
+-- reason.
 SET client_min_messages = warning;
 CREATE EXTENSION plpgsql_check;
 
@@ -16,19 +17,14 @@ CREATE TEMP TABLE textfp_cluster_pairs (a bigint, b bigint, score double precisi
 CREATE TEMP TABLE textfp_cluster_bands (key bigint, band bigint);
 CREATE TEMP TABLE textfp_cluster_cands (a bigint, b bigint);
 CREATE TEMP TABLE textfp_cluster_out (key bigint, cluster_key bigint);
-CREATE TEMP TABLE textfp_story_scope (key bigint);
-CREATE TEMP TABLE textfp_story_live (key bigint, at timestamptz);
-CREATE TEMP TABLE textfp_story_comp (key bigint, cluster_key bigint, cluster_size bigint);
-CREATE TEMP TABLE textfp_story_new (key bigint, story_id bigint);
-CREATE TEMP TABLE textfp_story_pairs (a bigint, b bigint, score double precision);
 
 CREATE TEMP TABLE lint_functions AS
-SELECT p.oid AS fn, p.proname
+SELECT p.oid AS fn, p.proname, p.prokind
 FROM pg_proc p
 JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
 WHERE p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql');
-SELECT count(*) >= 15 AS functions_checked FROM lint_functions;
+SELECT count(*) >= 15 AS functions_checked, count(*) FILTER (WHERE prokind = 'p') >= 3 AS procedures_checked FROM lint_functions;
 
 \set lint 'SELECT f.proname, c.lineno, c.level, c.sqlstate, c.message, c.detail, c.query FROM lint_functions f CROSS JOIN LATERAL plpgsql_check_function_tb(f.fn, fatal_errors => false, other_warnings => true, extra_warnings => true, performance_warnings => true, security_warnings => true) c'
 CREATE TEMP TABLE textfp_cluster_reps (key bigint, fp simhash64);
@@ -45,13 +41,15 @@ INSERT INTO lint_allowed VALUES
 	-- one quoted with %1$I (see the control function below).  Every format
 	-- of textfp's quotes names with %I and passes relations as regclass.
 	(NULL, 'security', 'text type variable is not sanitized', '%[0-9]+\$', 'positional format specifiers'),
-	-- m and st are the story tables' names, quoted by story_table_names()
-	-- with format('%I.%I'); they are text because the tables may not exist
-	-- yet (CREATE TABLE %s).
-	('story_tables', 'security', 'text type variable is not sanitized', '^format\(''(CREATE TABLE|CREATE INDEX ON|COMMENT ON TABLE|ALTER TABLE) %s ', 'names quoted by story_table_names'),
-	-- story_tables creates tables (through EXECUTE, which plpgsql_check
-	-- cannot see into): VOLATILE is right.
-	('story_tables', 'performance', 'routine is marked as VOLATILE, should be STABLE', '', 'creates tables'),
+	-- fpcall is the registration's fingerprint call made by
+	-- textfp_track_fp_call(), which quotes option names with %I and values
+	-- with %L (each cast to its parameter's type)
+	('textfp_track_register', 'security', 'text type variable is not sanitized', 'fpcall', 'built by textfp_track_fp_call'),
+	-- textfp_track_register creates the registration's tables and triggers,
+	-- textfp_track_fill inserts into the store, both through EXECUTE, which
+	-- plpgsql_check cannot see into: VOLATILE is right.
+	('textfp_track_register', 'performance', 'routine is marked as VOLATILE, should be STABLE', '', 'creates tables'),
+	('textfp_track_fill', 'performance', 'routine is marked as VOLATILE, should be STABLE', '', 'writes the store'),
 	-- the report functions return their rows with RETURN QUERY EXECUTE; a
 	-- RETURNS TABLE function that returns by query never assigns its OUT
 	-- variables

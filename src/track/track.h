@@ -16,6 +16,7 @@
  *   track_store.c   the store's queries (SPI, as T's owner)
  *   track_link.c    the link rule, and relinking the rows a change reaches
  *   track_trigger.c the triggers on T
+ *   track_pending.c rows the dedup trigger let in that are not in the store yet
  *   track_batch.c   the batches of textfp_track() and textfp_rebuild()
  */
 #ifndef TEXTFP_TRACK_H
@@ -177,6 +178,10 @@ extern bool track_within(TrackConfig *c, double score, double bound);
 extern void track_link_new(TrackConfig *c, TrackRow *row, Snapshot snap);
 extern void track_relink_from(TrackConfig *c, Datum fp, bool fp_null, Datum at, Datum key, bool include_self);
 extern bool track_relink_row(TrackConfig *c, Datum key, bool *changed);
+
+/* track_pending.c: rows the dedup trigger let in, not in the store yet */
+extern void track_pending_add(TrackConfig *c, const TrackRow *row);
+extern bool track_pending_near(TrackConfig *c, const TrackRow *row, Datum *key, double *score);
 
 /* the trigger's row locks: the keys a near row would share (dedup_locks.c) */
 extern void track_lock_row(TrackConfig *c, Datum fp);

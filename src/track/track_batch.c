@@ -175,10 +175,14 @@ textfp_track_invalidate(PG_FUNCTION_ARGS)
 	Oid			relid = PG_GETARG_OID(0);
 	Oid			owner;
 
-	if (!OidIsValid(owner = get_rel_relowner_safe(relid)) || !has_privs_of_role(GetUserId(), owner))
+	if (!OidIsValid(owner = get_rel_relowner_safe(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (!has_privs_of_role(GetUserId(), owner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of relation with OID %u", relid)));
+				 errmsg("must be owner of table %s", get_rel_name(relid))));
 	CacheInvalidateRelcacheByRelid(relid);
 	PG_RETURN_VOID();
 }

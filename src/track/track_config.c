@@ -326,15 +326,30 @@ track_get_config(Oid config_relid, Relation rel)
 	ConfigEntry *e;
 	bool		found;
 	TrackConfig *c;
+	MemoryContext cxt;
 
 	init_cache();
 	sweep();
-	e = hash_search(cache, &config_relid, HASH_ENTER, &found);
-	if (found && e->config->valid && e->config->relid == RelationGetRelid(rel))
+	e = hash_search(cache, &config_relid, HASH_FIND, NULL);
+	if (e != NULL && e->config->valid && e->config->relid == RelationGetRelid(rel))
 	{
 		e->config->refcount++;
 		return e->config;
 	}
+	cxt = AllocSetContextCreate(CacheMemoryContext, "textfp_track registration", ALLOCSET_SMALL_SIZES);
+	c = MemoryContextAllocZero(cxt, sizeof(TrackConfig));
+	c->cxt = cxt;
+	c->config_relid = config_relid;
+
+	/*
+	 * In the cache while it is read: reading it takes locks, which take in
+	 * other transactions' invalidations, and one of its relations may be
+	 * among them (then it is used for this call and read again at the next).
+	 * Held meanwhile, so that no sweep frees it.
+	 */
+	c->valid = true;
+	c->refcount = 1;
+	e = hash_search(cache, &config_relid, HASH_ENTER, &found);
 	if (found)
 	{
 		/* stale: a call may still hold it */
@@ -348,15 +363,7 @@ track_get_config(Oid config_relid, Relation rel)
 		else
 			free_config(stale);
 	}
-	e->config = NULL;
-	{
-		MemoryContext cxt = AllocSetContextCreate(CacheMemoryContext, "textfp_track registration",
-												  ALLOCSET_SMALL_SIZES);
-
-		c = MemoryContextAllocZero(cxt, sizeof(TrackConfig));
-		c->cxt = cxt;
-		c->config_relid = config_relid;
-	}
+	e->config = c;
 	PG_TRY();
 	{
 		build_config(c, rel);
@@ -368,10 +375,6 @@ track_get_config(Oid config_relid, Relation rel)
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
-	c->valid = true;
-	c->refcount = 1;
-	e = hash_search(cache, &config_relid, HASH_ENTER, &found);
-	e->config = c;
 	return c;
 }
 

@@ -102,13 +102,19 @@ choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, 
 
 		if (!y->earlier)
 			continue;
-		if (!isnan(c->cohesion) && !same_key(c, y->story, y->key))
+		if (!isnan(c->cohesion))
 		{
 			Datum		root_fp;
 
-			/* the story's original must also be near enough */
-			if (!track_root_fp(c, y->story, &root_fp, GetLatestSnapshot()) ||
-				!track_within(c, track_score(c, fp, root_fp), c->cohesion))
+			/*
+			 * the story's original must also be near enough; when the
+			 * candidate is the original, its score says how near (a cohesion
+			 * tighter than the threshold bounds direct links too)
+			 */
+			if (same_key(c, y->story, y->key)
+				? !track_within(c, y->score, c->cohesion)
+				: (!track_root_fp(c, y->story, &root_fp, GetLatestSnapshot()) ||
+				   !track_within(c, track_score(c, fp, root_fp), c->cohesion)))
 				continue;
 		}
 		link->source_null = false;

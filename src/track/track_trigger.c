@@ -251,7 +251,9 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
  * textfp_track_dedup(): BEFORE INSERT OR UPDATE FOR EACH ROW of a
  * registration with dedup => 'reject' or 'skip': a row near an existing one
  * (within the threshold, and of the same site with dedup_scope => 'site') is
- * rejected (23505) or left out.  Race-free as textfp_dedup is: the row's
+ * rejected (23505) or left out; rows let in earlier in the same statement,
+ * whose store rows the AFTER trigger writes only after it, count as well
+ * (track_pending.c).  Race-free as textfp_dedup is: the row's
  * lock keys, then a fresh look; at REPEATABLE READ and SERIALIZABLE a match
  * only a fresh snapshot shows raises 40001.  The DETAIL names the existing
  * row only to a writer that may read the store, which names it anyway.
@@ -306,6 +308,9 @@ textfp_track_dedup(PG_FUNCTION_ARGS)
 				int			hit = -1;
 				Datum		old_key = (Datum) 0;
 				bool		is_update = TRIGGER_FIRED_BY_UPDATE(td->tg_event);
+				Datum		pending_key = (Datum) 0;
+				double		pending_score = 0;
+				bool		pending_hit;
 
 				if (is_update)
 				{
@@ -320,6 +325,8 @@ textfp_track_dedup(PG_FUNCTION_ARGS)
 				for (int i = 0; i < n && hit < 0; i++)
 					if (!is_update || !DatumGetBool(FunctionCall2Coll(&c->key_eq, C_COLLATION_OID, near[i].key, old_key)))
 						hit = i;
+				/* rows let in before this one in the same statement: not in the store yet */
+				pending_hit = hit < 0 && track_pending_near(c, &row, &pending_key, &pending_score);
 				if (hit >= 0 && IsolationUsesXactSnapshot())
 				{
 					TrackNear  *mine;
@@ -335,9 +342,11 @@ textfp_track_dedup(PG_FUNCTION_ARGS)
 								 errdetail("A near duplicate of the new row committed after this transaction's snapshot was taken."),
 								 errhint("The transaction might succeed if retried.")));
 				}
-				if (hit >= 0 && c->dedup == TRACK_DEDUP_REJECT)
+				if ((hit >= 0 || pending_hit) && c->dedup == TRACK_DEDUP_REJECT)
 				{
 					bool		may_read = pg_class_aclcheck(c->store_relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK;
+					Datum		hit_key = hit >= 0 ? near[hit].key : pending_key;
+					double		hit_score = hit >= 0 ? near[hit].score : pending_score;
 
 					ereport(ERROR,
 							(errcode(ERRCODE_UNIQUE_VIOLATION),
@@ -346,15 +355,17 @@ textfp_track_dedup(PG_FUNCTION_ARGS)
 							 may_read
 							 ? (c->minhash
 								? errdetail("Key %s has Jaccard estimate %g with the new row; the registration rejects %g and above.",
-											track_key_text(c, near[hit].key), near[hit].score, c->threshold)
+											track_key_text(c, hit_key), hit_score, c->threshold)
 								: errdetail("Key %s is at Hamming distance %d from the new row; the registration rejects distances up to %d.",
-											track_key_text(c, near[hit].key), (int) near[hit].score, (int) c->threshold))
+											track_key_text(c, hit_key), (int) hit_score, (int) c->threshold))
 							 : errdetail("An existing row is a near duplicate of the new row."),
 							 errhint("Change the text, or register the table with dedup => 'off' to keep near duplicates as links in their story."),
 							 errtableconstraint(t.rel, "textfp_track_dedup")));
 				}
-				if (hit >= 0)
+				if (hit >= 0 || pending_hit)
 					result = NULL;	/* skip */
+				else
+					track_pending_add(c, &row);
 				SPI_finish();
 			}
 		}

@@ -1,0 +1,451 @@
+-- track: tracked tables.  CALL textfp_track() registers a table (its
+-- registration T_textfp_config, its store T_textfp, its triggers), then the
+-- triggers keep the store's links and stories on every write: a row links
+-- to its nearest match among the rows before it in (time, key) order within
+-- the threshold, ties to the earliest; else it is an original, a story of
+-- its own (track_link.c).  The fixture's distances are printed first, so
+-- that every link, story and report below can be checked by hand.
+SET client_min_messages = warning;
+SET timezone = 'UTC';
+CREATE SCHEMA track_test;
+SET search_path = track_test, public;
+
+-- SQLSTATE and message (and DETAIL) of a statement that fails
+CREATE FUNCTION pg_temp.failure(q text, with_detail boolean DEFAULT false) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	st text;
+	msg text;
+	det text;
+BEGIN
+	EXECUTE q;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL;
+	RETURN st || ': ' || msg || CASE WHEN with_detail THEN ' | ' || coalesce(det, '') ELSE '' END;
+END
+$$;
+
+CREATE TABLE texts (n int PRIMARY KEY, body text);
+INSERT INTO texts VALUES
+ (1, 'The council approved the new cycling lanes along the river on Monday, and construction will begin in spring.'),
+ (2, 'The council approved new cycling lanes along the river on Monday; construction will begin in the spring, officials said.'),
+ (3, 'Storm closes the harbour bridge for two days while engineers inspect cables damaged by high winds overnight.'),
+ (4, 'Storm closes harbour bridge for two days as engineers inspect cables damaged by high winds overnight.'),
+ (5, 'Local bakery wins national prize for its sourdough; the owner thanks customers and staff for years of support.'),
+ (6, 'New cycling lanes along the river: construction will begin in the spring, officials said, after the council vote on Monday.'),
+ (7, 'Local bakery wins a national prize for its sourdough, and the owner thanks customers and staff for years of support.'),
+ (8, 'Officials said construction of the river cycling lanes will begin in spring after Monday''s council vote, despite objections.'),
+ (9, 'A text about something else entirely: the chess club meets on Thursdays in the library basement.');
+-- Hamming distances of their simhash (the registration's fingerprint:
+-- simhash(body, 'null')), and Jaccard estimates of their minhash
+SELECT a.n, string_agg(lpad(hamming_distance(simhash(a.body, 'null'), simhash(b.body, 'null'))::text, 3), '' ORDER BY b.n) AS "1  2  3  4  5  6  7  8  9"
+FROM texts a, texts b GROUP BY 1 ORDER BY 1;
+SELECT a.n, string_agg(lpad(to_char(jaccard(minhash(a.body, 'null'), minhash(b.body, 'null')), '0.00'), 5), '' ORDER BY b.n) AS "1     2     3     4     5     6     7     8     9"
+FROM texts a, texts b GROUP BY 1 ORDER BY 1;
+
+-- ===== registration on rows already there (simhash, threshold 10) =====
+-- At threshold 10: 2 links to 1 (10), 6 to 2 (10; 12 from 1), 4 to 3 (0),
+-- 7 to 5 (0); row 10 has no text (an original without a fingerprint).
+CREATE TABLE news (id bigint PRIMARY KEY, site text, published timestamptz NOT NULL, body text);
+INSERT INTO news (id, site, published, body) VALUES
+ (1, 'ledger', '2025-01-01 10:00', (SELECT body FROM texts WHERE n = 1)),
+ (2, 'herald', '2025-01-01 12:00', (SELECT body FROM texts WHERE n = 2)),
+ (3, 'post',   '2025-01-02 09:00', (SELECT body FROM texts WHERE n = 3)),
+ (4, 'wire',   '2025-01-02 11:00', (SELECT body FROM texts WHERE n = 4)),
+ (5, 'post',   '2025-01-03 09:00', (SELECT body FROM texts WHERE n = 5)),
+ (6, 'wire',   '2025-01-03 12:00', (SELECT body FROM texts WHERE n = 6)),
+ (7, 'herald', '2025-01-04 09:00', (SELECT body FROM texts WHERE n = 7)),
+ (10, 'ledger', '2025-01-05 09:00', NULL);
+SET client_min_messages = notice;
+CALL textfp_track('news', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, batch => 3);
+SET client_min_messages = warning;
+-- what it made: two tables of the table's owner, three triggers
+SELECT c.relname, c.relkind, pg_get_userbyid(c.relowner) = current_user AS owners
+FROM pg_class c WHERE c.relnamespace = 'track_test'::regnamespace AND c.relname LIKE 'news%' AND c.relkind = 'r' ORDER BY 1;
+SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE tgrelid = 'news'::regclass ORDER BY 1;
+SELECT format, source_table, store_table, text_column, key_column, time_column, site_column, method, preset, options,
+	threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, phase, done, total,
+	started_at IS NOT NULL AS started, updated_at >= started_at AS updated, registered_at <= updated_at AS registered
+FROM news_textfp_config;
+SELECT * FROM textfp_registration('news');
+-- the store: the fingerprints the registration's options give, the links
+SELECT s.key, s.at, s.site, s.fp IS NOT DISTINCT FROM simhash(n.body, 'null') AS fp_ok, s.source, s.story, s.score
+FROM news_textfp s JOIN news n ON n.id = s.key ORDER BY s.at, s.key;
+SELECT * FROM textfp_stories('news') ORDER BY key::bigint;
+SELECT * FROM textfp_stories('news', NULL::bigint) ORDER BY key;
+SELECT pg_typeof(key), pg_typeof(story_id) FROM textfp_stories('news', NULL::bigint) LIMIT 1;
+SELECT pg_temp.failure($$SELECT * FROM textfp_stories('news', NULL::integer)$$);
+SELECT tbl, store, method, threshold, state, phase, done, total, updated_at IS NOT NULL AS updated FROM textfp_tracked();
+
+-- ===== writes =====
+-- an insert that comes last: 8 is 8 from 6, 12 from 1 and 2: links to 6
+INSERT INTO news VALUES (8, 'post', '2025-01-04 10:00', (SELECT body FROM texts WHERE n = 8));
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+-- a late arrival: 0, the text of 1 a day before it, becomes the original;
+-- 1 links to it (0), 2 is 10 from both 0 and 1 and takes the earlier, 0;
+-- 6 and 8 keep their sources and join story 0
+INSERT INTO news VALUES (0, 'agency', '2024-12-31 23:00', (SELECT body FROM texts WHERE n = 1));
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+-- deleting the original: all as before it came
+DELETE FROM news WHERE id = 0;
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+-- deleting a middle link (2): 6 has no earlier row within 10 (1 is 12
+-- away) and becomes an original, 8 follows it into story 6
+DELETE FROM news WHERE id = 2;
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+-- 2 again, late: back as before
+INSERT INTO news VALUES (2, 'herald', '2025-01-01 12:00', (SELECT body FROM texts WHERE n = 2));
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+-- deleting a leaf (7): nothing else changes
+DELETE FROM news WHERE id = 7;
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+INSERT INTO news VALUES (7, 'herald', '2025-01-04 09:00', (SELECT body FROM texts WHERE n = 7));
+-- an edit of the text: 2 about chess, 6 and 8 become story 6; and back
+UPDATE news SET body = (SELECT body FROM texts WHERE n = 9) WHERE id = 2;
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+UPDATE news SET body = (SELECT body FROM texts WHERE n = 2) WHERE id = 2;
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+-- an edit of the time: 6 moves before 2 (1 is 12 away: an original); 2 is
+-- 10 from 1 and from 6 and takes the earlier, 1; 8 stays with 6; and back
+UPDATE news SET published = '2025-01-01 11:00' WHERE id = 6;
+SELECT key, at, source, story, score FROM news_textfp ORDER BY at, key;
+UPDATE news SET published = '2025-01-03 12:00' WHERE id = 6;
+SELECT key, at, source, story, score FROM news_textfp ORDER BY at, key;
+-- an edit of the site: the store's site, nothing else
+UPDATE news SET site = 'post' WHERE id = 7;
+SELECT key, site, source, story, score FROM news_textfp WHERE key IN (5, 7) ORDER BY key;
+-- an edit of the key: 1 becomes 100, which names its story
+UPDATE news SET id = 100 WHERE id = 1;
+SELECT key, source, story, score FROM news_textfp ORDER BY at, key;
+UPDATE news SET id = 1 WHERE id = 100;
+-- an update that changes none of the tracked columns changes nothing
+CREATE TABLE before_noop AS SELECT key, at, site, fp, source, story, score, linked_at FROM news_textfp;
+UPDATE news SET body = body WHERE id IN (1, 2, 6);
+SELECT count(*) AS changed FROM (SELECT * FROM news_textfp EXCEPT SELECT * FROM before_noop) d;
+-- the store follows T's rows exactly
+SELECT count(*) AS store_rows_not_in_table FROM news_textfp s WHERE NOT EXISTS (SELECT FROM news n WHERE n.id = s.key AND n.published = s.at AND n.site IS NOT DISTINCT FROM s.site);
+SELECT count(*) AS table_rows_not_in_store FROM news n WHERE NOT EXISTS (SELECT FROM news_textfp s WHERE s.key = n.id);
+
+-- TRUNCATE empties the store; a multi-row INSERT (rows out of time order)
+-- and a COPY give the same links as one row at a time
+CREATE TABLE saved AS SELECT * FROM news;
+CREATE TABLE links_before AS SELECT key, at, site, fp, source, story, score FROM news_textfp;
+TRUNCATE news;
+SELECT count(*) AS store_rows_after_truncate FROM news_textfp;
+INSERT INTO news SELECT * FROM saved WHERE id % 2 = 0 ORDER BY published DESC;
+COPY news (id, site, published, body) FROM stdin;
+7	post	2025-01-04 09:00:00+00	Local bakery wins a national prize for its sourdough, and the owner thanks customers and staff for years of support.
+5	post	2025-01-03 09:00:00+00	Local bakery wins national prize for its sourdough; the owner thanks customers and staff for years of support.
+3	post	2025-01-02 09:00:00+00	Storm closes the harbour bridge for two days while engineers inspect cables damaged by high winds overnight.
+1	ledger	2025-01-01 10:00:00+00	The council approved the new cycling lanes along the river on Monday, and construction will begin in spring.
+\.
+SELECT count(*) AS rows_that_differ FROM (
+	(SELECT key, at, site, fp, source, story, score FROM news_textfp EXCEPT SELECT * FROM links_before)
+	UNION ALL (SELECT * FROM links_before EXCEPT SELECT key, at, site, fp, source, story, score FROM news_textfp)) d;
+
+-- textfp_rebuild relinks every row in time order: nothing to change here;
+-- links spoiled by hand are put right
+SET client_min_messages = notice;
+CALL textfp_rebuild('news');
+UPDATE news_textfp SET source = NULL, story = key, score = NULL WHERE key IN (2, 8);
+UPDATE news_textfp SET source = 3, story = 3, score = 0 WHERE key = 5;
+CALL textfp_rebuild('news', batch => 2);
+SET client_min_messages = warning;
+SELECT count(*) AS rows_that_differ FROM (
+	(SELECT key, at, site, fp, source, story, score FROM news_textfp EXCEPT SELECT * FROM links_before)
+	UNION ALL (SELECT * FROM links_before EXCEPT SELECT key, at, site, fp, source, story, score FROM news_textfp)) d;
+SELECT state, phase, done, total FROM news_textfp_config;
+
+-- ===== reports =====
+-- The stories now: 1 (ledger, 1 Jan 10:00) with 2 (herald), 6 (wire) and
+-- 8 (post); 3 (post, 2 Jan 09:00) with 4 (wire); 5 (post, 3 Jan 09:00)
+-- with 7 (post since its site was changed); 10 alone (no text).
+SELECT key, at, site, source, story, score FROM news_textfp ORDER BY at, key;
+-- stories of at least 2 rows, largest first: story 1 has 4 rows on 4
+-- sites, first and last seen 1 Jan 10:00 and 4 Jan 10:00
+SELECT * FROM textfp_story_report('news');
+-- all sizes, and only the stories whose original is at or after 2 Jan
+SELECT * FROM textfp_story_report('news', min_size => 1);
+SELECT * FROM textfp_story_report('news', '2025-01-02', 1);
+SELECT * FROM textfp_story_report('news', '2025-01-02 09:00:01');
+-- stories that began at or after 2 Jan: 3, 5 and 10, earliest first
+SELECT * FROM textfp_new_stories('news', '2025-01-02');
+SELECT * FROM textfp_new_stories('news', '2030-01-01');
+SELECT pg_temp.failure($$SELECT * FROM textfp_new_stories('news', NULL)$$);
+-- who reprints whom: links across sites; 7 copies 5 within post, counted
+-- only with same_site; median delay of the two ledger -> herald... links
+SELECT * FROM textfp_reprints('news');
+SELECT * FROM textfp_reprints('news', same_site => true);
+SELECT * FROM textfp_reprints('news', '2025-01-03');
+-- a story's members in time order with their sources and delays
+SELECT * FROM textfp_story_timeline('news', '1');
+SELECT * FROM textfp_story_timeline('news', '5');
+SELECT * FROM textfp_story_timeline('news', '2');
+SELECT pg_temp.failure($$SELECT * FROM textfp_story_timeline('news', 'x')$$);
+-- the reports against the store, computed here independently
+SELECT count(*) AS report_rows_that_differ FROM (
+	(SELECT story_id, size, sites FROM textfp_story_report('news', min_size => 1)
+	 EXCEPT SELECT story::text, count(*), count(DISTINCT site) FROM news_textfp GROUP BY story)
+	UNION ALL
+	(SELECT story::text, count(*), count(DISTINCT site) FROM news_textfp GROUP BY story
+	 EXCEPT SELECT story_id, size, sites FROM textfp_story_report('news', min_size => 1))) d;
+
+-- ===== cohesion =====
+-- With cohesion 10 a row must also be within 10 of its candidate's story's
+-- original: 6 is 12 from 1, so it does not join story 1 through 2 and is
+-- an original; 8 links to 6 (8).
+CREATE TABLE news_coh AS SELECT * FROM news;
+ALTER TABLE news_coh ADD PRIMARY KEY (id), ALTER COLUMN published SET NOT NULL;
+CALL textfp_track('news_coh', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, cohesion => 10);
+SELECT key, source, story, score FROM news_coh_textfp ORDER BY at, key;
+-- a cohesion tighter than the threshold bounds direct links too: at
+-- cohesion 8, 2 (10 from the original 1) is an original, and so is 6 (10
+-- from 2, 12 from 1); 8 is 8 from 6 and links to it
+CREATE TABLE news_tight AS SELECT * FROM news;
+ALTER TABLE news_tight ADD PRIMARY KEY (id), ALTER COLUMN published SET NOT NULL;
+CALL textfp_track('news_tight', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, cohesion => 8);
+SELECT key, source, story, score FROM news_tight_textfp ORDER BY at, key;
+SELECT textfp_untrack('news_coh'), textfp_untrack('news_tight');
+
+-- ===== minhash, and other key and time types =====
+-- minhash at 0.5: 2 links to 1 (0.59), 6 to 2 (0.59; 0.43 from 1), 4 to 3
+-- (0.55), 7 to 5 (0.66); 8 is alone.  Keys: uuid; times: timestamp.
+CREATE TABLE news_u (id uuid PRIMARY KEY, site text, published timestamp NOT NULL, body varchar);
+INSERT INTO news_u SELECT ('00000000-0000-0000-0000-00000000000' || id)::uuid, site, published AT TIME ZONE 'UTC', body FROM news WHERE id < 10;
+CALL textfp_track('news_u', 'body', 'id', 'published', site_column => 'site', method => 'minhash', threshold => 0.5);
+SELECT method, threshold, lsh_bands, lsh_rows, lsh_min_bands FROM news_u_textfp_config;
+SELECT right(key::text, 1) AS key, at, right(source::text, 1) AS source, right(story::text, 1) AS story, round(score::numeric, 2) AS score
+FROM news_u_textfp ORDER BY at, key;
+SELECT pg_typeof(key) FROM textfp_stories('news_u', NULL::uuid) LIMIT 1;
+SELECT story_id, size, sites, original_site, first_at, last_at FROM textfp_story_report('news_u');
+-- text keys of a non-C collation, times of type date: rows of one day
+-- are ordered by key in "C" order (A2, B1, a1, b2; the column's ICU root
+-- order is a1, A2, B1, b2): the copies of one text on one day all link to
+-- 'A2', the earliest in "C" order
+CREATE TABLE notes (k text COLLATE "und-x-icu" PRIMARY KEY, day date NOT NULL, body text);
+INSERT INTO notes SELECT x.k, '2025-02-01', (SELECT body FROM texts WHERE n = 3)
+FROM (VALUES ('a1'), ('B1'), ('b2'), ('A2')) x(k);
+INSERT INTO notes VALUES ('a0', '2025-01-31', (SELECT body FROM texts WHERE n = 5));
+SELECT k FROM notes ORDER BY k;
+CALL textfp_track('notes', 'body', 'k', 'day', method => 'simhash', threshold => 3);
+SELECT key, at, source, story, score FROM notes_textfp ORDER BY at, key COLLATE "C";
+SELECT pg_typeof(key) FROM textfp_stories('notes', NULL::text) LIMIT 1;
+SELECT * FROM textfp_story_timeline('notes', 'A2');
+-- a late arrival on that day before them all in "C" order: 'A0' < 'A2'
+INSERT INTO notes VALUES ('A0', '2025-02-01', (SELECT body FROM texts WHERE n = 3));
+SELECT key, at, source, story, score FROM notes_textfp ORDER BY at, key COLLATE "C";
+SELECT textfp_untrack('notes'), textfp_untrack('news_u');
+
+-- ===== options =====
+-- options pass to the fingerprint function by name: ngram => 3 makes
+-- other fingerprints than the default's
+CREATE TABLE news_o AS SELECT * FROM news;
+ALTER TABLE news_o ADD PRIMARY KEY (id), ALTER COLUMN published SET NOT NULL;
+CALL textfp_track('news_o', 'body', 'id', 'published', method => 'simhash', options => '{ngram=3,seed=7}');
+SELECT options FROM news_o_textfp_config;
+SELECT count(*) FILTER (WHERE s.fp = simhash(n.body, 'null', ngram => 3, seed => 7)) AS as_the_options_give, count(s.fp) AS fingerprints
+FROM news_o_textfp s JOIN news_o n ON n.id = s.key;
+-- the trigger computes the same as the registration's batches
+INSERT INTO news_o VALUES (11, 'post', '2025-01-06', (SELECT body FROM texts WHERE n = 4));
+SELECT s.fp = simhash(n.body, 'null', ngram => 3, seed => 7) AS trigger_fp_ok FROM news_o_textfp s JOIN news_o n ON n.id = s.key WHERE s.key = 11;
+SELECT textfp_untrack('news_o');
+
+-- ===== dedup =====
+-- reject and skip, over the whole table or within a site
+CREATE TABLE posts (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text);
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 3, dedup => 'reject');
+SELECT tgname FROM pg_trigger WHERE tgrelid = 'posts'::regclass ORDER BY 1;
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3));
+SELECT pg_temp.failure($$INSERT INTO posts VALUES (2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4))$$, true);
+INSERT INTO posts VALUES (2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 5));
+-- an update that makes a near duplicate is rejected too; one that keeps
+-- the text (or the row's own) is not
+SELECT pg_temp.failure($$UPDATE posts SET body = (SELECT body FROM texts WHERE n = 4) WHERE id = 2$$, true);
+UPDATE posts SET at = '2025-01-03' WHERE id = 2;
+UPDATE posts SET body = (SELECT body FROM texts WHERE n = 4) WHERE id = 1;
+SELECT key, site, source, story FROM posts_textfp ORDER BY key;
+SELECT textfp_untrack('posts');
+-- skip: the near duplicate is left out, the statement goes on
+DELETE FROM posts;
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 3, dedup => 'skip');
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3));
+INSERT INTO posts VALUES (2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4)), (3, 'a', '2025-01-02', (SELECT body FROM texts WHERE n = 5));
+SELECT id, site FROM posts ORDER BY id;
+-- an update that would make a near duplicate is left out as well
+UPDATE posts SET body = (SELECT body FROM texts WHERE n = 3) WHERE id = 3;
+SELECT id, body = (SELECT body FROM texts WHERE n = 5) AS unchanged FROM posts WHERE id = 3;
+SELECT textfp_untrack('posts');
+-- scope site: a near duplicate on another site is a reprint, kept and
+-- linked; on the same site it is rejected; NULL sites are a site of their own
+DELETE FROM posts;
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 3, dedup => 'reject', dedup_scope => 'site');
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3));
+INSERT INTO posts VALUES (2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4));
+SELECT pg_temp.failure($$INSERT INTO posts VALUES (3, 'a', '2025-01-03', (SELECT body FROM texts WHERE n = 4))$$, true);
+INSERT INTO posts VALUES (4, NULL, '2025-01-04', (SELECT body FROM texts WHERE n = 4));
+SELECT pg_temp.failure($$INSERT INTO posts VALUES (5, NULL, '2025-01-05', (SELECT body FROM texts WHERE n = 3))$$);
+-- moving a row to a site that has its near duplicate is rejected as well
+SELECT pg_temp.failure($$UPDATE posts SET site = 'a' WHERE id = 2$$);
+SELECT key, site, source, story FROM posts_textfp ORDER BY key;
+-- a writer that may not read the store learns no key from the DETAIL
+CREATE ROLE regress_track_writer;
+GRANT USAGE ON SCHEMA track_test TO regress_track_writer;
+GRANT INSERT, SELECT ON posts TO regress_track_writer;
+GRANT SELECT ON texts TO regress_track_writer;
+SET ROLE regress_track_writer;
+SELECT pg_temp.failure($$INSERT INTO posts VALUES (6, 'b', '2025-01-06', (SELECT body FROM texts WHERE n = 3))$$, true);
+SELECT pg_temp.failure($$INSERT INTO posts VALUES (6, 'b', '2025-01-06', 'Storm closes harbour bridge for two days as engineers inspect cables damaged by high winds overnight.')$$, true);
+INSERT INTO posts VALUES (7, 'c', '2025-01-07', 'Storm closes harbour bridge for two days as engineers inspect cables damaged by high winds overnight.');
+SELECT pg_temp.failure($$SELECT * FROM posts_textfp$$);
+RESET ROLE;
+SELECT key, site, source, story FROM posts_textfp ORDER BY key;
+SELECT textfp_untrack('posts');
+-- skip within a site (minhash: 3 and 4 are 0.55 apart)
+DELETE FROM posts;
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'minhash', threshold => 0.5, dedup => 'skip', dedup_scope => 'site');
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3));
+INSERT INTO posts VALUES (2, 'a', '2025-01-02', (SELECT body FROM texts WHERE n = 4));
+INSERT INTO posts VALUES (3, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4));
+SELECT id, site FROM posts ORDER BY id;
+SELECT key, source, story FROM posts_textfp ORDER BY key;
+SELECT textfp_untrack('posts');
+-- rows of one statement count as well, though the store has them only once
+-- the statement is done: a multi-row INSERT, INSERT ... SELECT and COPY
+-- keep their own near duplicates out (3 and 4 are 0 apart)
+DELETE FROM posts;
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 3, dedup => 'skip');
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3)),
+	(2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4)), (3, 'a', '2025-01-02', (SELECT body FROM texts WHERE n = 5));
+INSERT INTO posts SELECT 10 + n, 'c', '2025-01-03', body FROM texts WHERE n IN (7, 6, 5, 8);
+COPY posts (id, site, at, body) FROM stdin;
+20	d	2025-01-04 00:00:00+00	A chess club meets on Thursdays in the library basement, newcomers welcome.
+21	d	2025-01-04 00:00:00+00	A chess club meets on Thursdays in the library basement, newcomers welcome!
+\.
+SELECT id, site FROM posts ORDER BY id;
+SELECT key, source, story FROM posts_textfp ORDER BY key;
+-- a row let in but not inserted (ON CONFLICT DO NOTHING), or rolled back
+-- to a savepoint, keeps nothing out afterwards
+INSERT INTO posts VALUES (1, 'a', '2025-01-05', 'The council approved the new cycling lanes along the river on Monday.') ON CONFLICT DO NOTHING;
+INSERT INTO posts VALUES (30, 'a', '2025-01-05', 'The council approved the new cycling lanes along the river on Monday.');
+BEGIN;
+SAVEPOINT s;
+INSERT INTO posts VALUES (31, 'e', '2025-01-06', 'A text that comes back after its savepoint is rolled back, unchanged.');
+ROLLBACK TO s;
+INSERT INTO posts VALUES (32, 'e', '2025-01-06', 'A text that comes back after its savepoint is rolled back, unchanged.');
+COMMIT;
+SELECT id, site FROM posts WHERE id >= 30 ORDER BY id;
+SELECT textfp_untrack('posts');
+DELETE FROM posts;
+CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'minhash', threshold => 0.5, dedup => 'reject', dedup_scope => 'site');
+SELECT pg_temp.failure($$INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3)),
+	(2, 'a', '2025-01-02', (SELECT body FROM texts WHERE n = 4))$$, true);
+INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3)), (2, 'b', '2025-01-02', (SELECT body FROM texts WHERE n = 4));
+SELECT key, site, source, story FROM posts_textfp ORDER BY key;
+SELECT textfp_untrack('posts');
+
+-- ===== errors =====
+CREATE TABLE bad (id bigint PRIMARY KEY, k2 int NOT NULL, k3 int, k4 int NOT NULL, at timestamptz NOT NULL, at2 timestamptz,
+	at3 int NOT NULL, body text, n int, v varchar);
+CREATE UNIQUE INDEX ON bad (k3);
+CREATE UNIQUE INDEX ON bad (k4) WHERE k4 > 0;
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'nobody', 'id', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'n', 'id', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'nokey', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'k2', 'at')$$, true);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'k3', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'k4', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'notime')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at2')$$, true);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at3')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', site_column => 'nosite')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', NULL, 'id', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', NULL)$$);
+SELECT pg_temp.failure($$CALL textfp_track(NULL, 'body', 'id', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('nosuchtable', 'body', 'id', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'lsh')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => NULL)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', preset => 'news')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', threshold => 32)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', threshold => 2.5)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', threshold => -1)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', threshold => 'NaN')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', threshold => 0)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', threshold => 1.5)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', threshold => 'NaN')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', cohesion => 65)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', cohesion => 1.5)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', cohesion => 0)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', cohesion => 1.01)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => 'mark')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => NULL)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => 'reject', dedup_scope => 'table')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => 'reject', dedup_scope => 'site')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => '{ngram}')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => '{=3}')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => '{ngrams=3}')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => '{ngram=0}')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options => NULL)$$);
+-- minhash signatures shorter than the registration's 44 bands
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', options => '{k=32}')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', batch => 0)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', batch => NULL)$$);
+-- nothing was left behind by the calls that failed
+SELECT count(*) AS left_behind FROM pg_class WHERE relname LIKE 'bad_textfp%';
+SELECT count(*) AS triggers_left FROM pg_trigger WHERE tgrelid = 'bad'::regclass;
+-- not a plain table
+CREATE VIEW bad_view AS SELECT * FROM bad;
+CREATE TABLE bad_parted (id bigint, at timestamptz NOT NULL, body text, PRIMARY KEY (id)) PARTITION BY RANGE (id);
+SELECT pg_temp.failure($$CALL textfp_track('bad_view', 'body', 'id', 'at')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad_parted', 'body', 'id', 'at')$$);
+-- a key whose uniqueness is checked only at commit: within a statement two
+-- rows may share a key, which the store cannot follow
+CREATE TABLE bad_deferred (id bigint NOT NULL, at timestamptz NOT NULL, body text, CONSTRAINT bad_deferred_pkey PRIMARY KEY (id) DEFERRABLE);
+SELECT pg_temp.failure($$CALL textfp_track('bad_deferred', 'body', 'id', 'at')$$, true);
+-- a table name too long for its registration's names (63 bytes at most)
+CREATE TABLE a_table_name_of_fifty_bytes_exactly_xxxxxxxxxxxxxx (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+SELECT pg_temp.failure($$CALL textfp_track('a_table_name_of_fifty_bytes_exactly_xxxxxxxxxxxxxx', 'body', 'id', 'at')$$, true);
+-- already tracked
+SELECT pg_temp.failure($$CALL textfp_track('news', 'body', 'id', 'published')$$);
+-- reports, rebuild and untrack of a table that is not tracked
+SELECT pg_temp.failure($$SELECT * FROM textfp_stories('bad')$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_story_report('bad')$$);
+SELECT pg_temp.failure($$CALL textfp_rebuild('bad')$$);
+SELECT pg_temp.failure($$SELECT textfp_untrack('bad')$$);
+SELECT pg_temp.failure($$CALL textfp_rebuild('news', batch => 0)$$);
+-- textfp_track and textfp_rebuild commit as they go: not in a transaction
+-- block, where nothing stays behind
+\set VERBOSITY terse
+BEGIN;
+CALL textfp_track('bad', 'body', 'id', 'at');
+ROLLBACK;
+SELECT count(*) AS left_behind FROM pg_class WHERE relname LIKE 'bad_textfp%';
+BEGIN;
+CALL textfp_rebuild('news');
+ROLLBACK;
+\set VERBOSITY default
+-- a NULL key or time, once the column allows it, stops the write
+CREATE TABLE loose (id bigint NOT NULL, at timestamptz NOT NULL, body text);
+CREATE UNIQUE INDEX ON loose (id);
+CALL textfp_track('loose', 'body', 'id', 'at', method => 'simhash');
+ALTER TABLE loose ALTER COLUMN id DROP NOT NULL, ALTER COLUMN at DROP NOT NULL;
+SELECT pg_temp.failure($$INSERT INTO loose VALUES (NULL, now(), 'x')$$);
+SELECT pg_temp.failure($$INSERT INTO loose VALUES (1, NULL, 'x')$$, true);
+-- renaming a tracked column breaks the registration, which says so
+ALTER TABLE loose RENAME COLUMN body TO text;
+SELECT pg_temp.failure($$INSERT INTO loose VALUES (1, now(), 'x')$$);
+SELECT textfp_untrack('loose');
+
+-- ===== untrack =====
+SELECT textfp_untrack('news');
+SELECT count(*) AS tables_left FROM pg_class WHERE relname LIKE 'news_textfp%';
+SELECT count(*) AS triggers_left FROM pg_trigger WHERE tgrelid = 'news'::regclass;
+SELECT count(*) AS tracked FROM textfp_tracked() WHERE tbl::text LIKE '%news%';
+-- writes go on without it; it can be registered anew
+INSERT INTO news VALUES (20, 'post', '2025-02-01', 'a row after the registration ended');
+CALL textfp_track('news', 'body', 'id', 'published', method => 'simhash', threshold => 10);
+SELECT count(*) AS rows, count(DISTINCT story) AS stories FROM news_textfp;
+SELECT textfp_untrack('news');
+
+RESET search_path;
+DROP SCHEMA track_test CASCADE;
+DROP ROLE regress_track_writer;
