@@ -24,7 +24,7 @@ sorted_int8_array(const uint64 *v, size_t n)
 	return construct_array(d, (int) n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 }
 
-/* pinyin_signature(doc, window): sorted, distinct; '{}' without enough Han */
+/* pinyin_signature(doc, window_size): sorted, distinct; '{}' without enough Han */
 PG_FUNCTION_INFO_V1(textfp_pinyin_signature);
 Datum
 textfp_pinyin_signature(PG_FUNCTION_ARGS)
@@ -38,7 +38,7 @@ textfp_pinyin_signature(PG_FUNCTION_ARGS)
 	tfp_env		env;
 	tfp_status	rc;
 
-	textfp_check_range("window", window, TFP_PINYIN_WINDOW_MIN, TFP_PINYIN_WINDOW_MAX);
+	textfp_check_range("window_size", window, TFP_PINYIN_WINDOW_MIN, TFP_PINYIN_WINDOW_MAX);
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
 	if ((rc = tfp_pinyin_signature(&env, u8, len, window, &values, &n)) != TFP_OK)
