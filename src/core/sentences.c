@@ -231,6 +231,7 @@ tfp_sentences(tfp_env *env, const char *utf8, size_t len, size_t piece_bytes,
 {
 	sentence_state st;
 	size_t		i = 0;
+	size_t		steps = 0;
 	tfp_status	rc = TFP_OK;
 
 	if (len > TFP_MAX_INPUT_BYTES)
@@ -247,7 +248,8 @@ tfp_sentences(tfp_env *env, const char *utf8, size_t len, size_t piece_bytes,
 
 	while (rc == TFP_OK && i < len)
 	{
-		if (env->check_interrupts)
+		/* a step copies at most RUN_BYTES (or skips one run of white space) */
+		if (env->check_interrupts && ++steps % 256 == 0)
 			env->check_interrupts(env->ctx);
 		if (is_space((unsigned char) utf8[i]))
 		{

@@ -131,7 +131,6 @@ static void
 pinyin_windows_move_with_insertions(void)
 {
 	/* one character inserted changes only the values near it */
-	static const char *texts[] = {sig_zh, NULL};
 	char	   *letters;
 	char	   *edited;
 	size_t		n;
@@ -140,7 +139,6 @@ pinyin_windows_move_with_insertions(void)
 	size_t		na;
 	size_t		nb;
 
-	(void) texts;
 	REQUIRE_INT_EQ(tfp_pinyin_letters(&env, S(sig_zh), &letters, &n), TFP_OK);
 	REQUIRE(n > 100 && n < 250);
 	edited = malloc(n + 2);
