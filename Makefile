@@ -27,7 +27,10 @@ CORE_OBJS = \
 	src/core/lsh.o \
 	src/core/lsh_choose.o \
 	src/core/exact.o \
-	src/core/cluster.o
+	src/core/cluster.o \
+	src/core/pinyin.o \
+	src/core/pinyin_reference.o \
+	src/core/sentences.o
 
 OBJS = $(CORE_OBJS) \
 	src/idf_model.o \
@@ -75,7 +78,8 @@ OBJS = $(CORE_OBJS) \
 	src/dedup_config.o \
 	src/dedup_locks.o \
 	src/exact.o \
-	src/cluster.o
+	src/cluster.o \
+	src/signatures.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
@@ -84,7 +88,8 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	mih mih_options index_choice \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
-	union_find cluster_table cluster_limit track track_order track_owner plpgsql_decoys plpgsql_lint
+	union_find cluster_table cluster_limit track track_order track_owner plpgsql_decoys plpgsql_lint \
+	signatures
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
@@ -109,6 +114,7 @@ include $(PGXS)
 $(CORE_OBJS): src/core/tfp_core.h
 src/core/normalize.o src/core/zh_convert.o src/core/zh_mainland_data.o: src/core/tfp_zh.h
 src/core/cluster.o src/cluster.o: src/core/tfp_cluster.h
+src/core/pinyin.o src/core/pinyin_reference.o src/core/sentences.o src/signatures.o: src/core/tfp_sig.h
 $(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
 MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan.o src/mihvacuum.o \
 	src/mihwal.o src/mihcost.o src/mihvalidate.o
@@ -159,7 +165,8 @@ UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
 		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
-		src/core/tfp_cluster.h test/unit/test_zh.c src/core/tfp_zh.h data/opencc/mainland.tsv
+		src/core/tfp_cluster.h test/unit/test_zh.c src/core/tfp_zh.h data/opencc/mainland.tsv \
+		test/unit/test_signatures.c src/core/tfp_sig.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

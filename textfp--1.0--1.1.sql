@@ -1867,3 +1867,37 @@ END
 $$;
 COMMENT ON FUNCTION textfp_stories(regclass, anyelement)
 	IS 'every row of a tracked table with the story it belongs to, as the key''s own type: textfp_stories(''t'', NULL::bigint)';
+
+-- ---------------------------------------------------------------------------
+-- Set signatures (1.1): sorted, distinct bigint[] values compared by how many
+-- two texts share.  A GIN index with the stock array_ops class serves &&; the
+-- matching rule is `a && b AND signature_overlap(a, b) >= m`.  Both are
+-- IMMUTABLE for expression indexes: their ICU dependencies (Han-Latin data,
+-- sentence break rules) are documented in reference.md's stability section.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION pinyin_signature(doc text, window_size integer DEFAULT 16)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_pinyin_signature'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION pinyin_signature(text, integer)
+	IS 'pinyin first-letter signature of a text''s Han characters: windows of letter frequencies against a frozen reference, two windows a value; ''{}'' for fewer than window_size / 2 Han characters';
+
+CREATE FUNCTION pinyin_letters(doc text) RETURNS text
+	AS 'MODULE_PATHNAME', 'textfp_pinyin_letters'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION pinyin_letters(text)
+	IS 'the pinyin first letters pinyin_signature reads: one letter a Han character (ICU Han-Latin), other characters left out';
+
+CREATE FUNCTION sentence_signature(doc text, k integer DEFAULT 8, min_length integer DEFAULT 10)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_sentence_signature'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION sentence_signature(text, integer, integer)
+	IS 'hashes of a text''s k longest distinct sentences (at least min_length letters), sorted; fewer for fewer sentences';
+
+CREATE FUNCTION signature_overlap(a bigint[], b bigint[]) RETURNS integer
+	AS 'MODULE_PATHNAME', 'textfp_signature_overlap'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION signature_overlap(bigint[], bigint[])
+	IS 'number of distinct values two signatures share';

@@ -160,3 +160,28 @@ SELECT id, fp = simhash(body, 'null', ngram => 3, shingle => 2, tokenizer => 'ng
                         user_stopwords => '{storm,bridge}', weighting => 'binary', seed => -5) AS same
 FROM opt ORDER BY id;
 DROP TABLE opt, texts;
+
+-- scope and key that guard nothing: an empty scope name, a column named
+-- twice, the fingerprint or the text column as the key
+CREATE TABLE sk (id int PRIMARY KEY, site int, body text, fp simhash64);
+CREATE INDEX ON sk USING mih (fp);
+CREATE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope=,');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope=site, ');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope=site,site');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=fp', 'threshold=3');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=body', 'threshold=3');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+-- a scope with spaces around its names is fine
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope= site ');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+DROP TABLE sk;

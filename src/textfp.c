@@ -278,3 +278,20 @@ textfp_default_threshold(PG_FUNCTION_ARGS)
 			 errhint("Kinds are \"simhash64\" and \"minhash_sig\".")));
 	PG_RETURN_NULL();
 }
+
+/*
+ * An input string as error messages quote it: whole when short, else its
+ * first characters and its length, so a malformed value of megabytes does
+ * not come back whole in the message (and the server log).
+ */
+const char *
+textfp_input_excerpt(const char *str)
+{
+	size_t		len = strlen(str);
+
+	if (len <= TEXTFP_EXCERPT_MAX)
+		return str;
+	return psprintf("%s... (%zu bytes)",
+					pnstrdup(str, pg_mbcliplen(str, (int) Min(len, (size_t) INT_MAX), TEXTFP_EXCERPT_MAX - 20)),
+					len);
+}

@@ -247,5 +247,8 @@ extern void textfp_env_init(tfp_env *env, MemoryContext cxt);
 extern void textfp_report(tfp_status rc, const tfp_env *env) pg_attribute_noreturn();
 extern char *textfp_to_utf8(const char *s, size_t len, size_t *outlen);
 extern char *textfp_from_utf8(const char *s, size_t len);
+/* an input string as error messages quote it: at most about this many bytes */
+#define TEXTFP_EXCERPT_MAX 100
+extern const char *textfp_input_excerpt(const char *str);
 
 #endif							/* TEXTFP_H */

@@ -2135,6 +2135,7 @@ error_allocation_failures(void)
 #include "test_cluster.c"
 #include "test_weights.c"
 #include "test_zh.c"
+#include "test_signatures.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2255,6 +2256,17 @@ static const unit_case cases[] = {
 	UNIT_CASE(zh_normalize_interrupts_and_memory),
 	UNIT_CASE(zh_identity_frozen),
 	UNIT_CASE(zh_builtin_stopwords_unchanged),
+	UNIT_CASE(pinyin_letters_of_characters),
+	UNIT_CASE(pinyin_reference_sums_to_one),
+	UNIT_CASE(pinyin_signature_golden_and_homophones),
+	UNIT_CASE(pinyin_signature_short_and_without_han),
+	UNIT_CASE(pinyin_windows_move_with_insertions),
+	UNIT_CASE(sentences_breaks_and_canonical_form),
+	UNIT_CASE(sentence_signature_order_and_ties),
+	UNIT_CASE(sentence_signature_golden),
+	UNIT_CASE(sentences_pieces_equal_whole),
+	UNIT_CASE(signatures_interrupts_and_allocations),
+	UNIT_CASE(signatures_allocation_failures),
 };
 
 int
