@@ -1523,32 +1523,49 @@ CREATE PROCEDURE textfp_track(
 	AS $$
 DECLARE
 	cfg regclass;
-	total bigint;
-	done bigint := 0::pg_catalog.int8;
-	k text;
-	n integer;
 BEGIN
 	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	cfg := @extschema@.textfp_track_register(tbl, text_column, key_column, time_column, site_column, method, preset,
 		threshold, dedup, dedup_scope, options, cohesion);
-	total := @extschema@.textfp_track_rows(tbl);
+	-- the arguments are checked: now it must be free to commit
+	PERFORM @extschema@.textfp_track_outside_block('textfp_track()'::pg_catalog.text);
 	COMMIT;
-	LOOP
-		SELECT f.last_key, f.rows INTO k, n FROM @extschema@.textfp_track_fill(cfg, k, batch) f;
-		done := done OPERATOR(pg_catalog.+) n;
-		PERFORM @extschema@.textfp_track_progress(cfg, NULL::pg_catalog.text, 'fingerprints'::pg_catalog.text, done, total);
-		COMMIT;
-		EXIT WHEN n OPERATOR(pg_catalog.<) batch;
-		RAISE NOTICE 'textfp_track: % of about % rows fingerprinted', done, total;
-	END LOOP;
-	RAISE NOTICE 'textfp_track: % rows fingerprinted; linking them in time order', done;
+	CALL @extschema@.textfp_track_fill_all(cfg, batch);
 	CALL @extschema@.textfp_track_relink(cfg, batch);
 END
 $$;
 COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], double precision, integer)
 	IS 'registers a table: its fingerprints, links and stories kept in <table>_textfp by triggers; fills and links the rows it has, committing as it goes';
+
+-- Fingerprints every row of the table without a store row, committing each
+-- batch (the rows the triggers wrote meanwhile are left as they are).
+CREATE PROCEDURE textfp_track_fill_all(config regclass, batch integer)
+	LANGUAGE plpgsql
+	AS $$
+DECLARE
+	total bigint := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
+	done bigint := 0::pg_catalog.int8;
+	k text;
+	n integer;
+BEGIN
+	PERFORM @extschema@.textfp_track_progress(config, 'building'::pg_catalog.text, 'fingerprints'::pg_catalog.text,
+		0::pg_catalog.int8, total);
+	COMMIT;
+	LOOP
+		SELECT f.last_key, f.rows INTO k, n FROM @extschema@.textfp_track_fill(config, k, batch) f;
+		done := done OPERATOR(pg_catalog.+) n;
+		PERFORM @extschema@.textfp_track_progress(config, NULL::pg_catalog.text, 'fingerprints'::pg_catalog.text, done, total);
+		COMMIT;
+		EXIT WHEN n OPERATOR(pg_catalog.<) batch;
+		RAISE NOTICE 'textfp: % of about % rows fingerprinted', done, total;
+	END LOOP;
+	RAISE NOTICE 'textfp: % rows fingerprinted; linking them in time order', done;
+END
+$$;
+COMMENT ON PROCEDURE textfp_track_fill_all(regclass, integer)
+	IS 'internal: fingerprints every row of a tracked table that has no store row, committing each batch';
 
 -- Relinks every row in (time, key) order, committing each batch; then the
 -- registration is ready.
@@ -1651,11 +1668,35 @@ BEGIN
 	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
+	PERFORM @extschema@.textfp_track_outside_block('textfp_rebuild()'::pg_catalog.text);
+	-- a registration whose textfp_track() stopped while filling: fill the rest first
+	IF @extschema@.textfp_track_state(cfg) OPERATOR(pg_catalog.=) 'building'::pg_catalog.text THEN
+		CALL @extschema@.textfp_track_fill_all(cfg, batch);
+	END IF;
 	CALL @extschema@.textfp_track_relink(cfg, batch);
 END
 $$;
 COMMENT ON PROCEDURE textfp_rebuild(regclass, integer)
-	IS 'relinks every row of a tracked table in time order (its stories as a rebuild makes them), committing each batch; writers may go on';
+	IS 'relinks every row of a tracked table in time order (its stories as a rebuild makes them), committing each batch; writers may go on; finishes a registration whose textfp_track() stopped';
+
+-- A registration's state: building, linking or ready.
+CREATE FUNCTION textfp_track_state(config regclass) RETURNS text
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	st text;
+BEGIN
+	EXECUTE format('SELECT c.state FROM ONLY %s c', config) INTO STRICT st;
+	RETURN st;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_state(regclass) IS 'internal: a registration''s state (building, linking or ready)';
+
+CREATE FUNCTION textfp_track_outside_block(what text) RETURNS void
+	AS 'MODULE_PATHNAME', 'textfp_track_outside_block' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION textfp_track_outside_block(text)
+	IS 'internal: refuses (25001) to run a committing procedure inside a transaction block';
 
 -- The NOTICE after linking: stories, and a WARNING when one story holds a
 -- large share of the table.
@@ -1826,6 +1867,7 @@ RETURNS TABLE (tbl regclass, store regclass, method text, threshold double preci
 DECLARE
 	t record;
 	r record;
+	src regclass;
 BEGIN
 	FOR t IN
 		SELECT g.tgrelid::regclass AS tbl FROM pg_trigger g
@@ -1838,8 +1880,11 @@ BEGIN
 		store := r.store;
 		method := NULL; threshold := NULL; state := NULL; phase := NULL; done := NULL; total := NULL; updated_at := NULL;
 		IF has_table_privilege(r.config, 'SELECT') THEN
-			EXECUTE format('SELECT c.method, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at FROM ONLY %s c', r.config)
-				INTO method, threshold, state, phase, done, total, updated_at;
+			EXECUTE format('SELECT c.method, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at, c.source_table
+				FROM ONLY %s c', r.config)
+				INTO method, threshold, state, phase, done, total, updated_at, src;
+			-- a trigger not made by textfp_track() may name another table's registration
+			CONTINUE WHEN src IS DISTINCT FROM t.tbl;
 		END IF;
 		RETURN NEXT;
 	END LOOP;

@@ -12,6 +12,7 @@
 
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "access/xact.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "funcapi.h"
@@ -184,5 +185,24 @@ textfp_track_invalidate(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be owner of table %s", get_rel_name(relid))));
 	CacheInvalidateRelcacheByRelid(relid);
+	PG_RETURN_VOID();
+}
+
+/*
+ * textfp_track_outside_block(what text): the procedures that commit as they
+ * go (textfp_track, textfp_rebuild) call it first, so that inside a
+ * transaction block they fail at once with 25001, not at their first COMMIT
+ * with "invalid transaction termination".
+ */
+PG_FUNCTION_INFO_V1(textfp_track_outside_block);
+Datum
+textfp_track_outside_block(PG_FUNCTION_ARGS)
+{
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("%s cannot run inside a transaction block", text_to_cstring(PG_GETARG_TEXT_PP(0))),
+				 errdetail("It commits each batch as it goes."),
+				 errhint("CALL it on its own, with autocommit on.")));
 	PG_RETURN_VOID();
 }
