@@ -351,34 +351,66 @@ FROM pairs WHERE lang NOT LIKE '%/%' GROUP BY lang ORDER BY lang;
 \pset tuples_only off
 
 -- -------------------------------------------------------------------------
--- stories: the reprints grouped, kept next to the table, and one report
+-- stories: a tracked table links each article to its likely source as it is
+-- written, and the reports read the links
 -- -------------------------------------------------------------------------
 
 \echo
-\echo '=== stories (docs/clustering.md) ==='
--- a publication time and a site for each article: originals come first and from
--- their source package; each reprint an hour or more later, from one of three reprinters
-ALTER TABLE articles ADD COLUMN published timestamptz, ADD COLUMN site text;
-UPDATE articles SET
-	published = timestamptz '2026-01-05 06:00+00' + id * interval '1 hour',
-	site = CASE WHEN original_id IS NULL THEN split_part(source, '/', 1) ELSE 'reprinter-' || (id % 3 + 1) END;
--- every pair within the default threshold into articles_matches, the stories
--- (connected components, named by their earliest article) into articles_stories
-SELECT * FROM story_refresh('articles', 'id', 'fp', 'published', :loose);
+\echo '=== stories: a tracked table (docs/stories.md) ==='
+-- a newsroom's table: each article with a publication time and a site; originals
+-- come first and from their source package, each reprint an hour or more later,
+-- from one of three reprinters
+CREATE TABLE news (
+	id        integer PRIMARY KEY,
+	site      text NOT NULL,
+	published timestamptz NOT NULL,
+	title     text NOT NULL,
+	body      text NOT NULL
+);
+INSERT INTO news
+SELECT id, CASE WHEN original_id IS NULL THEN split_part(source, '/', 1) ELSE 'reprinter-' || (id % 3 + 1) END,
+	   timestamptz '2026-01-05 06:00+00' + id * interval '1 hour', title, body
+FROM articles WHERE id % 10 <> 7;
+-- one registration: fingerprints, links and stories from now on kept in news_textfp
+SET client_min_messages = warning;
+CALL textfp_track('news', text_column => 'body', key_column => 'id', time_column => 'published',
+				  site_column => 'site');
+RESET client_min_messages;
+-- the articles held back arrive now, late: each is linked, and the later
+-- articles it is the likely source of are relinked in the same transaction
+INSERT INTO news
+SELECT id, CASE WHEN original_id IS NULL THEN split_part(source, '/', 1) ELSE 'reprinter-' || (id % 3 + 1) END,
+	   timestamptz '2026-01-05 06:00+00' + id * interval '1 hour', title, body
+FROM articles WHERE id % 10 = 7;
+\echo '--- the stories against the planted families (a story is an original and what descends from it) ---'
 SELECT count(*) AS stories,
 	count(*) FILTER (WHERE families = 1 AND size = family_size) AS exactly_a_planted_family,
 	count(*) FILTER (WHERE families = 1 AND size < family_size) AS part_of_one,
 	count(*) FILTER (WHERE families > 1) AS joining_families
-FROM (SELECT s.story_id, count(*) AS size, count(DISTINCT a.family) AS families,
-			 max((SELECT count(*) FROM articles f WHERE f.family = a.family)) AS family_size
-	  FROM articles_stories s JOIN articles a ON a.id = s.key GROUP BY s.story_id) x;
+FROM (SELECT s.story_id, count(*) AS size, count(DISTINCT family(a)) AS families,
+			 max((SELECT count(*) FROM articles f WHERE family(f) = family(a))) AS family_size
+	  FROM textfp_stories('news', NULL::integer) s JOIN articles a ON a.id = s.key GROUP BY s.story_id) x;
+-- the same as a rebuild in time order would give
+CREATE TEMP TABLE before_rebuild AS SELECT key, story_id FROM textfp_stories('news');
+SET client_min_messages = warning;
+CALL textfp_rebuild('news');
+RESET client_min_messages;
+SELECT count(*) AS stories_that_changed_in_a_rebuild
+FROM ((SELECT * FROM before_rebuild EXCEPT SELECT * FROM textfp_stories('news'))
+	  UNION ALL (SELECT * FROM textfp_stories('news') EXCEPT SELECT * FROM before_rebuild)) d;
 
 \echo
-\echo '--- the largest stories: story_report(articles, id, published, site) ---'
-SELECT r.story_id, r.size, left(a.title, 40) AS original_title, r.original_site, r.sites, r.last_at - r.first_at AS spread
-FROM story_report('articles', 'id', 'published', 'site') r JOIN articles a ON a.id = r.story_id
+\echo '--- the largest stories: textfp_story_report(news) ---'
+SELECT r.story_id, r.size, left(n.title, 40) AS original_title, r.original_site, r.sites, r.last_at - r.first_at AS spread
+FROM textfp_story_report('news') r JOIN news n ON n.id = r.story_id::integer
 LIMIT 10;
 
 \echo
-\echo '--- who reprints whom: story_reprints(articles, id, published, site) ---'
-SELECT * FROM story_reprints('articles', 'id', 'published', 'site');
+\echo '--- one story in time order: textfp_story_timeline(news, story) ---'
+SELECT t.key, t.site, t.source, round(t.score::numeric, 3) AS jaccard, t.delay, left(n.title, 40) AS title
+FROM textfp_story_timeline('news', (SELECT story_id FROM textfp_story_report('news') LIMIT 1)) t
+JOIN news n ON n.id = t.key::integer;
+
+\echo
+\echo '--- who reprints whom: textfp_reprints(news) ---'
+SELECT * FROM textfp_reprints('news');
