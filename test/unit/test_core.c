@@ -2249,6 +2249,7 @@ static const unit_case cases[] = {
 	UNIT_CASE(zh_values_are_fixed_points),
 	UNIT_CASE(zh_convert_examples),
 	UNIT_CASE(zh_convert_chunks_equal_whole),
+	UNIT_CASE(zh_convert_equals_brute_force),
 	UNIT_CASE(pieces_chinese_equals_whole),
 	UNIT_CASE(zh_normalize_interrupts_and_memory),
 	UNIT_CASE(zh_identity_frozen),
