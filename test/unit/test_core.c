@@ -2135,6 +2135,7 @@ error_allocation_failures(void)
 #include "test_cluster.c"
 #include "test_weights.c"
 #include "test_zh.c"
+#include "test_presets.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2254,6 +2255,9 @@ static const unit_case cases[] = {
 	UNIT_CASE(zh_normalize_interrupts_and_memory),
 	UNIT_CASE(zh_identity_frozen),
 	UNIT_CASE(zh_builtin_stopwords_unchanged),
+	UNIT_CASE(presets_are_frozen),
+	UNIT_CASE(presets_table_is_consistent),
+	UNIT_CASE(presets_golden_values),
 };
 
 int
