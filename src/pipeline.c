@@ -21,19 +21,6 @@
 #include "presets.h"
 #include "textfp.h"
 
-/*
- * simhash(doc, <options>) and, from 1.1, simhash(doc, featureless,
- * <options>, chinese): the same fingerprint, except that with featureless
- * => 'null' a text without features (empty, punctuation, only stopwords)
- * gives NULL, which matches nothing and conflicts with nothing, where 1.0's
- * function gives 0000000000000000 for all of them.
- */
-/* simhash(doc, featureless, ngram, ..., seed, numbers, keywords, idf, chinese) */
-#define SIMHASH_ARG_IDF 12
-#define SIMHASH_ARG_CHINESE 13
-/* simhash_features(doc, ngram, ..., seed, numbers, chinese) */
-#define SIMHASH_FEATURES_ARG_CHINESE 9
-
 /* The SimHash of doc under opts; *nfeatures gets how many features it had. */
 uint64
 textfp_simhash_doc(text *doc, const tfp_options *opts, size_t *nfeatures)
@@ -50,6 +37,19 @@ textfp_simhash_doc(text *doc, const tfp_options *opts, size_t *nfeatures)
 		textfp_report(rc, &env);
 	return fp;
 }
+
+/*
+ * simhash(doc, <options>) and, from 1.1, simhash(doc, featureless,
+ * <options>, chinese): the same fingerprint, except that with featureless
+ * => 'null' a text without features (empty, punctuation, only stopwords)
+ * gives NULL, which matches nothing and conflicts with nothing, where 1.0's
+ * function gives 0000000000000000 for all of them.
+ */
+/* simhash(doc, featureless, ngram, ..., seed, numbers, keywords, idf, chinese) */
+#define SIMHASH_ARG_IDF 12
+#define SIMHASH_ARG_CHINESE 13
+/* simhash_features(doc, ngram, ..., seed, numbers, chinese) */
+#define SIMHASH_FEATURES_ARG_CHINESE 9
 
 static Datum
 simhash_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg, bool null_if_featureless)
@@ -83,10 +83,6 @@ textfp_simhash_text_featureless(PG_FUNCTION_ARGS)
 	return simhash_text(fcinfo, 2, SIMHASH_ARG_CHINESE, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
-/*
- * simhash_features(doc, <options>, numbers): the sorted, distinct feature
- * hashes simhash() weighs under the same options, which idf_model() counts.
- */
 /* The sorted (as bigint), distinct feature hashes of doc under opts. */
 ArrayType *
 textfp_simhash_feature_array(text *doc, const tfp_options *opts)
@@ -118,6 +114,10 @@ textfp_simhash_feature_array(text *doc, const tfp_options *opts)
 	return construct_array(d, (int) fs.n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 }
 
+/*
+ * simhash_features(doc, <options>, numbers): the sorted, distinct feature
+ * hashes simhash() weighs under the same options, which idf_model() counts.
+ */
 PG_FUNCTION_INFO_V1(textfp_simhash_features);
 Datum
 textfp_simhash_features(PG_FUNCTION_ARGS)

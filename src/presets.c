@@ -61,8 +61,10 @@ textfp_preset_options(const tfp_preset *p)
 	/* the table is small and constant: one slot a preset, filled on first use */
 	static TextfpOptions cache[64];
 	static bool filled[lengthof(cache)];
-	size_t		i = p - tfp_preset_at(0);
+	size_t		i = 0;
 
+	while (i < tfp_preset_count() && tfp_preset_at(i) != p)
+		i++;
 	if (i >= tfp_preset_count() || i >= lengthof(cache))
 		elog(ERROR, "textfp preset \"%s\" is not in the table", p->name);
 	if (!filled[i])
