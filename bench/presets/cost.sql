@@ -6,6 +6,7 @@
 -- model of all the rows, passed as a query parameter would be (an init plan, read once).
 -- Prints the median CPU ms per expression and language, and the ratio to to_tsvector.
 \set ON_ERROR_STOP on
+SET client_min_messages = warning;
 SET max_parallel_workers_per_gather = 0;
 SET jit = off;
 DROP TABLE IF EXISTS cost_model;

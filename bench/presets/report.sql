@@ -38,9 +38,16 @@ SELECT 10 + row_number() OVER (ORDER BY method DESC, recommended DESC, name),
 		ELSE ceil(threshold * (options->>'k')::int - 1e-9)::int END
 FROM textfp_presets();
 
-\echo '### The presets and the baselines, on the reporting halves'
+\echo '#### The presets and the baselines, on the reporting halves'
 \echo
-\echo 'bench/quality: mean F1 (English / Chinese) and false pairs (English / Chinese) of about 260,000 and 320,000 pairs; revisions (report half, 25,954 pairs, 250 revisions): F1 (false pairs / missed revisions); regional (report half, 370 Taiwan documents, 136,530 other pairs): recall of the counterpart (false matches per 1,000 pairs).'
+SELECT format('bench/quality: mean F1 (English / Chinese) and false pairs (English / Chinese) of %s and %s pairs; revisions (report half, %s pairs, %s revisions): F1 (false pairs / missed revisions); regional (report half, %s Taiwan documents, %s other pairs): recall of the counterpart (false matches per 1,000 pairs).',
+	to_char(sum(pos + neg) FILTER (WHERE set = 'quality' AND lang = 'en'), 'FM999,999,999'),
+	to_char(sum(pos + neg) FILTER (WHERE set = 'quality' AND lang = 'zh'), 'FM999,999,999'),
+	to_char(sum(pos + neg) FILTER (WHERE set = 'revisions'), 'FM999,999,999'),
+	to_char(sum(pos) FILTER (WHERE set = 'revisions'), 'FM999,999,999'),
+	to_char(sum(pos) FILTER (WHERE set = 'regional'), 'FM999,999,999'),
+	to_char(sum(neg) FILTER (WHERE set = 'regional'), 'FM999,999,999'))
+FROM cum WHERE half = 'report' AND t = 0 AND cfg = (SELECT min(name) FROM cfg);
 \echo
 \echo '| method, threshold | bench/quality F1 | false pairs | revisions F1 (fp / fn) | regional recall (false / 1,000) | score |'
 \echo '|---|---|---|---|---|---:|'
@@ -49,7 +56,7 @@ FROM fixed f JOIN thr x ON x.cfg = f.cfg AND x.t = f.t JOIN cells c ON c.cfg = f
 ORDER BY f.ord;
 \echo
 
-\echo '### The revisions, whole set, by language (as the 1.1 weights section reports them)'
+\echo '#### The revisions, whole set, by language (as the 1.1 weights section reports them)'
 \echo
 \echo '| method, threshold | English F1 (fp / fn) | Chinese F1 (fp / fn) |'
 \echo '|---|---|---|'
@@ -66,7 +73,7 @@ JOIN w zh ON zh.cfg = f.cfg AND zh.t = f.t AND zh.lang = 'zh'
 ORDER BY f.ord;
 \echo
 
-\echo '### Each preset around its threshold, reporting halves'
+\echo '#### Each preset around its threshold, reporting halves'
 \echo
 SELECT format(E'**`%s`**\n\n| threshold | bench/quality F1 | false pairs | revisions F1 (fp / fn) | regional recall (false / 1,000) | score | within the rule on the tuning halves |\n|---|---|---|---|---|---:|---|\n%s\n',
 	p.name,
@@ -81,7 +88,7 @@ JOIN cells c ON c.cfg = f.cfg AND c.t = x.t AND c.half = 'report'
 JOIN m tm ON tm.cfg = f.cfg AND tm.t = x.t AND tm.half = 'tune'
 GROUP BY p.name, p.method, p.recommended ORDER BY p.method DESC, p.recommended DESC;
 
-\echo '### Regional Chinese at its own threshold'
+\echo '#### Regional Chinese at its own threshold'
 \echo
 \echo 'The same fingerprints with the threshold chosen on the regional set alone (tuning catalogs, at most 1 false match in 1,000), as its own section does: the best that option set reaches there, which the one threshold of a preset gives up to keep the other sets clean.'
 \echo
@@ -98,7 +105,7 @@ JOIN m pr ON pr.cfg = f.cfg AND pr.t = f.t AND pr.half = 'report'
 ORDER BY p.method DESC, p.recommended DESC;
 \echo
 
-\echo '### Every option set, at the threshold the rule chooses for it'
+\echo '#### Every option set, at the threshold the rule chooses for it'
 \echo
 \echo 'Tuning score first (what chooses), then the reporting halves. Options not named: shingle 1 (SimHash), k 128, no simplify; `idf`: a model of the collection (bench/quality: each split and language; the other sets: all their texts).'
 \echo

@@ -131,13 +131,13 @@ printf 'elapsed_s\t%s\n' $((SECONDS - start)) >> "$out/meta.txt"
 # --- report ----------------------------------------------------------------------------
 meta() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$out/meta.txt"; }
 {
-	echo "## Run"
+	echo "### The run"
 	echo
 	echo "$(meta date); $(meta cpu), $(meta nproc) cores, load $(meta load); $(meta server); textfp commit $(meta commit); \`$(meta command)\`; $(meta elapsed_s) s in all."
 	echo
 	cat "$out/tables.md"
 	if [[ -s $out/cost.tsv ]]; then
-		echo "### What the presets cost"
+		echo "#### What the presets cost"
 		echo
 		echo "Backend CPU ms over bench/perf's rows (median of $ROUNDS rounds), and the ratio to \`to_tsvector('simple', body)\` on the same rows: English (en), Chinese (zh), the Chinese rows in Taiwan wording (zh_tw, \`opencc -c s2twp\`)."
 		echo
