@@ -176,10 +176,12 @@ textfp_preset_recv(PG_FUNCTION_ARGS)
 	const char *name = pq_getmsgbytes(buf, len);
 	const tfp_preset *p = tfp_preset_by_name(name, len);
 
+	/* the bytes are not shown: they need not be text in any encoding */
 	if (p == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid binary textfp_preset: unknown preset \"%s\"", pnstrdup(name, len))));
+				 errmsg("invalid binary textfp_preset: %d bytes that name no preset", len),
+				 errhint("Presets are %s.", preset_names())));
 	PG_RETURN_INT32(p->id);
 }
 
@@ -257,6 +259,33 @@ textfp_shingles_preset(PG_FUNCTION_ARGS)
 
 /* --- textfp_presets() ------------------------------------------------------ */
 
+/* Option values as the SQL arguments spell them. */
+static const char *
+tokenizer_name(const tfp_preset *p)
+{
+	return p->tokenizer == TFP_TOKENIZER_ICU ? "icu" : "ngram";
+}
+
+static const char *
+weighting_name(const tfp_preset *p)
+{
+	return p->weighting == TFP_WEIGHT_TF ? "tf" :
+		p->weighting == TFP_WEIGHT_BINARY ? "binary" : "sublinear";
+}
+
+static const char *
+numbers_name(const tfp_preset *p)
+{
+	return p->numbers == TFP_NUMBERS_KEEP ? "keep" :
+		p->numbers == TFP_NUMBERS_DROP ? "drop" : "shape";
+}
+
+static const char *
+chinese_name(const tfp_preset *p)
+{
+	return p->chinese == TFP_CHINESE_MAINLAND ? "mainland" : "none";
+}
+
 /* The options as a JSON object, every one named as the SQL argument is. */
 static void
 options_json(StringInfo s, const tfp_preset *p)
@@ -267,19 +296,15 @@ options_json(StringInfo s, const tfp_preset *p)
 						 p->minhash_method == TFP_MINHASH_OPH ? "oph" : "kperm");
 	appendStringInfo(s, ", \"ngram\": %d, \"shingle\": %d, \"tokenizer\": \"%s\", \"simplify\": %s"
 					 ", \"stopwords\": \"%s\", \"user_stopwords\": []",
-					 p->ngram, p->shingle, p->tokenizer == TFP_TOKENIZER_ICU ? "icu" : "ngram",
-					 p->simplify ? "true" : "false", tfp_stopwords_name(p->builtin_stopwords));
+					 p->ngram, p->shingle, tokenizer_name(p), p->simplify ? "true" : "false",
+					 tfp_stopwords_name(p->builtin_stopwords));
 	if (p->method == TFP_PRESET_SIMHASH)
-		appendStringInfo(s, ", \"weighting\": \"%s\"",
-						 p->weighting == TFP_WEIGHT_TF ? "tf" :
-						 p->weighting == TFP_WEIGHT_BINARY ? "binary" : "sublinear");
+		appendStringInfo(s, ", \"weighting\": \"%s\"", weighting_name(p));
 	appendStringInfo(s, ", \"seed\": 0");
 	if (p->method == TFP_PRESET_SIMHASH)
 		appendStringInfo(s, ", \"numbers\": \"%s\", \"keywords\": %d, \"idf\": \"%s\"",
-						 p->numbers == TFP_NUMBERS_KEEP ? "keep" :
-						 p->numbers == TFP_NUMBERS_DROP ? "drop" : "shape",
-						 p->keywords, p->idf ? "model" : "none");
-	appendStringInfo(s, ", \"chinese\": \"%s\"}", p->chinese == TFP_CHINESE_MAINLAND ? "mainland" : "none");
+						 numbers_name(p), p->keywords, p->idf ? "model" : "none");
+	appendStringInfo(s, ", \"chinese\": \"%s\"}", chinese_name(p));
 }
 
 /* The call with every option spelled out that gives the preset's value. */
@@ -290,22 +315,16 @@ expression(StringInfo s, const tfp_preset *p)
 		appendStringInfo(s, "simhash(doc, 'null', ngram => %d, shingle => %d, tokenizer => '%s', "
 						 "simplify => %s, stopwords => '%s', user_stopwords => '{}', weighting => '%s', "
 						 "seed => 0, numbers => '%s', keywords => %d, idf => %s, chinese => '%s')",
-						 p->ngram, p->shingle, p->tokenizer == TFP_TOKENIZER_ICU ? "icu" : "ngram",
-						 p->simplify ? "true" : "false", tfp_stopwords_name(p->builtin_stopwords),
-						 p->weighting == TFP_WEIGHT_TF ? "tf" :
-						 p->weighting == TFP_WEIGHT_BINARY ? "binary" : "sublinear",
-						 p->numbers == TFP_NUMBERS_KEEP ? "keep" :
-						 p->numbers == TFP_NUMBERS_DROP ? "drop" : "shape",
-						 p->keywords, p->idf ? "model" : "'none'",
-						 p->chinese == TFP_CHINESE_MAINLAND ? "mainland" : "none");
+						 p->ngram, p->shingle, tokenizer_name(p), p->simplify ? "true" : "false",
+						 tfp_stopwords_name(p->builtin_stopwords), weighting_name(p), numbers_name(p),
+						 p->keywords, p->idf ? "model" : "'none'", chinese_name(p));
 	else
 		appendStringInfo(s, "minhash(doc, 'null', k => %d, method => '%s', ngram => %d, shingle => %d, "
 						 "tokenizer => '%s', simplify => %s, stopwords => '%s', user_stopwords => '{}', "
 						 "seed => 0, chinese => '%s')",
 						 p->k, p->minhash_method == TFP_MINHASH_OPH ? "oph" : "kperm",
-						 p->ngram, p->shingle, p->tokenizer == TFP_TOKENIZER_ICU ? "icu" : "ngram",
-						 p->simplify ? "true" : "false", tfp_stopwords_name(p->builtin_stopwords),
-						 p->chinese == TFP_CHINESE_MAINLAND ? "mainland" : "none");
+						 p->ngram, p->shingle, tokenizer_name(p), p->simplify ? "true" : "false",
+						 tfp_stopwords_name(p->builtin_stopwords), chinese_name(p));
 }
 
 PG_FUNCTION_INFO_V1(textfp_presets);
