@@ -3,10 +3,11 @@
 -- SimHash: chinese none / mainland, stopwords builtin / zh+snowball / none, weighting tf /
 -- sublinear, ngram 1 / 2, with and without an IDF model of the collection (shingle 1: pairs of
 -- tokens scored lower for SimHash in bench/quality).  MinHash: chinese none / mainland,
--- stopwords builtin / zh+snowball / none, ngram 1 / 2, shingle 1 / 2 / 3, k 128; k 256 for
--- the best of them (run.sh adds those rows after a first pass).  simplify => true (ICU's
--- Traditional-Simplified) as reference rows only: it costs 9 to 12 times to_tsvector
--- (docs/quality.md), four times a preset's budget.
+-- stopwords builtin / zh+snowball / none, ngram 1 / 2, shingle 1 / 2 / 3, k 128.  A second
+-- part, written after a first pass over those, tries k 256 on the seven best MinHash sets and
+-- binary weights, numbers and keywords around the best SimHash set; a third adds the presets
+-- themselves.  simplify => true (ICU's Traditional-Simplified) as reference rows only: it
+-- costs 9 to 12 times to_tsvector (docs/quality.md), four times a preset's budget.
 \set ON_ERROR_STOP on
 INSERT INTO cfg
 SELECT format('simhash ngram=%s stopwords=%s weighting=%s chinese=%s%s%s', n, st, w, zh,
