@@ -30,7 +30,8 @@ CORE_OBJS = \
 	src/core/cluster.o \
 	src/core/pinyin.o \
 	src/core/pinyin_reference.o \
-	src/core/sentences.o
+	src/core/sentences.o \
+	src/core/presets.o
 
 OBJS = $(CORE_OBJS) \
 	src/idf_model.o \
@@ -79,12 +80,13 @@ OBJS = $(CORE_OBJS) \
 	src/dedup_locks.o \
 	src/exact.o \
 	src/cluster.o \
-	src/signatures.o
+	src/signatures.o \
+	src/presets.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache compat_1_0 script_decoys featureless weighting chinese \
+	options_cache compat_1_0 script_decoys featureless weighting chinese presets \
 	mih mih_options index_choice \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
@@ -115,6 +117,8 @@ $(CORE_OBJS): src/core/tfp_core.h
 src/core/normalize.o src/core/zh_convert.o src/core/zh_mainland_data.o: src/core/tfp_zh.h
 src/core/cluster.o src/cluster.o: src/core/tfp_cluster.h
 src/core/pinyin.o src/core/pinyin_reference.o src/core/sentences.o src/signatures.o: src/core/tfp_sig.h
+src/core/presets.o src/presets.o src/pipeline.o src/minhash_text.o src/options.o: src/core/tfp_presets.h
+src/presets.o src/pipeline.o src/minhash_text.o: src/presets.h
 $(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
 MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan.o src/mihvacuum.o \
 	src/mihwal.o src/mihcost.o src/mihvalidate.o
@@ -166,7 +170,7 @@ UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
 		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
 		src/core/tfp_cluster.h test/unit/test_zh.c src/core/tfp_zh.h data/opencc/mainland.tsv \
-		test/unit/test_signatures.c src/core/tfp_sig.h
+		test/unit/test_signatures.c src/core/tfp_sig.h test/unit/test_presets.c src/core/tfp_presets.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

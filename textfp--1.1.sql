@@ -1078,6 +1078,91 @@ COMMENT ON FUNCTION textfp_chinese_tables()
 	IS 'the frozen table behind each value of chinese: its name and the SHA-256 of its entries';
 
 -- =========================================================================
+-- Presets: named, frozen option sets with their measured thresholds
+-- =========================================================================
+-- A preset is a method, every pipeline option and the threshold chosen with
+-- them on three evaluation sets (docs/quality.md, bench/presets/); the table
+-- is src/core/presets.c, the one source these functions, textfp_presets()
+-- and the table registration read.  A preset's definition never changes:
+-- stored fingerprints and indexes hold what it computes, so a better one
+-- comes under a new name.  Under a preset a text without features gives
+-- NULL.  textfp_preset is a type of its own, in the user-defined category,
+-- not text: a quoted literal in second place, as in simhash(body, 'null'),
+-- keeps resolving to the text parameter of the featureless overloads
+-- (PostgreSQL prefers the string category for an unknown literal), so a
+-- preset is named (preset => 'minhash_v1') or cast
+-- ('minhash_v1'::textfp_preset).  It holds the preset's frozen number and
+-- reads and writes its name; it has no operators (keep names as text in
+-- tables).
+
+CREATE TYPE textfp_preset;
+CREATE FUNCTION textfp_preset_in(cstring) RETURNS textfp_preset
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION textfp_preset_out(textfp_preset) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION textfp_preset_recv(internal) RETURNS textfp_preset
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION textfp_preset_send(textfp_preset) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_preset_in(cstring) IS 'textfp_preset text input: a preset''s name';
+COMMENT ON FUNCTION textfp_preset_out(textfp_preset) IS 'textfp_preset text output: the preset''s name';
+COMMENT ON FUNCTION textfp_preset_recv(internal) IS 'textfp_preset binary input: the name';
+COMMENT ON FUNCTION textfp_preset_send(textfp_preset) IS 'textfp_preset binary output: the name';
+CREATE TYPE textfp_preset (
+	INPUT = textfp_preset_in,
+	OUTPUT = textfp_preset_out,
+	RECEIVE = textfp_preset_recv,
+	SEND = textfp_preset_send,
+	INTERNALLENGTH = 4,
+	PASSEDBYVALUE,
+	ALIGNMENT = int4,
+	CATEGORY = 'U');
+COMMENT ON TYPE textfp_preset
+	IS 'the name of a textfp preset (textfp_presets() lists them): a frozen set of options for simhash() or minhash()';
+
+CREATE FUNCTION simhash(doc text, preset textfp_preset, idf idf_model DEFAULT 'none')
+RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'textfp_simhash_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash(text, textfp_preset, idf_model)
+	IS 'SimHash of a text under a preset (NULL for a text without features); idf: the collection''s model, for a preset that weighs by one';
+
+CREATE FUNCTION minhash(doc text, preset textfp_preset)
+RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash(text, textfp_preset)
+	IS 'MinHash signature of a text under a preset (NULL for a text without shingles)';
+
+CREATE FUNCTION simhash_features(doc text, preset textfp_preset)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_simhash_features_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_features(text, textfp_preset)
+	IS 'the feature hashes a SimHash preset weighs: idf_model(simhash_features(doc, preset => ...)) is its model';
+
+CREATE FUNCTION shingles(doc text, preset textfp_preset)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_shingles_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shingles(text, textfp_preset)
+	IS 'the shingle hashes a MinHash preset signs (sorted, distinct)';
+
+CREATE FUNCTION textfp_presets(
+	OUT name text,
+	OUT method text,
+	OUT recommended boolean,
+	OUT threshold double precision,
+	OUT options jsonb,
+	OUT expression text,
+	OUT description text)
+RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_presets'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 3;
+COMMENT ON FUNCTION textfp_presets()
+	IS 'every preset: its method, whether it is the one recommended for its method, its threshold (Hamming radius or Jaccard), its options, the call it equals, and what it is for';
+
+-- =========================================================================
 -- minhash_sig ordering: btree for sorting, DISTINCT and unique indexes
 -- =========================================================================
 -- By k, method, value width, pipeline identity, seed, then the values as

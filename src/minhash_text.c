@@ -15,6 +15,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "presets.h"
 #include "textfp.h"
 
 static tfp_minhash_method
@@ -182,15 +183,10 @@ int8_array(const uint64 *v, size_t n)
 	return construct_array(d, (int) n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 }
 
-/*
- * shingles(doc, <pipeline options>) and, from 1.1, shingles(doc, chinese,
- * <options>): sorted as bigint, distinct
- */
-static Datum
-shingles_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg)
+/* The shingle hashes of doc under opts: sorted as bigint, distinct. */
+ArrayType *
+textfp_shingle_array(text *doc, const tfp_options *opts)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
-	const TextfpOptions *o = textfp_get_options(fcinfo, first_option, false, chinese_arg);
 	tfp_featureset fs;
 	uint64	   *h;
 	size_t		n;
@@ -201,7 +197,7 @@ shingles_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg)
 
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_extract(&env, &o->opts, u8, len, true, false, &fs);
+	rc = tfp_extract(&env, opts, u8, len, true, false, &fs);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
 	n = fs.n;
@@ -216,7 +212,19 @@ shingles_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg)
 	tfp_featureset_free(&env, &fs);
 	if ((rc = tfp_sort_u64(&env, h, n, true)) != TFP_OK)
 		textfp_report(rc, &env);
-	PG_RETURN_ARRAYTYPE_P(int8_array(h, n));
+	return int8_array(h, n);
+}
+
+/*
+ * shingles(doc, <pipeline options>) and, from 1.1, shingles(doc, chinese,
+ * <options>)
+ */
+static Datum
+shingles_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg)
+{
+	const TextfpOptions *o = textfp_get_options(fcinfo, first_option, false, chinese_arg);
+
+	PG_RETURN_ARRAYTYPE_P(textfp_shingle_array(PG_GETARG_TEXT_PP(0), &o->opts));
 }
 
 PG_FUNCTION_INFO_V1(textfp_shingles);

@@ -18,6 +18,7 @@
 #include "utils/memutils.h"
 
 #include "textfp.h"
+#include "tfp_presets.h"
 
 #define MAX_USER_STOPWORDS 100000
 
@@ -95,9 +96,16 @@ textfp_null_if_featureless(text *value)
 {
 	if (textfp_text_is(value, "null"))
 		return true;
-	if (!textfp_text_is(value, "fingerprint"))
-		textfp_bad_choice("featureless", value, "\"null\" and \"fingerprint\"");
-	return false;
+	if (textfp_text_is(value, "fingerprint"))
+		return false;
+	/* a preset given by position lands here: featureless is a text, a preset is not */
+	if (tfp_preset_by_name(VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value)) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for featureless: \"%s\"", text_to_cstring(value)),
+				 errhint("\"%s\" is a preset: name it, preset => '%s'.",
+						 text_to_cstring(value), text_to_cstring(value))));
+	textfp_bad_choice("featureless", value, "\"null\" and \"fingerprint\"");
 }
 
 /*

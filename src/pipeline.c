@@ -18,7 +18,25 @@
 #include "utils/memutils.h"
 #include "utils/tuplestore.h"
 
+#include "presets.h"
 #include "textfp.h"
+
+/* The SimHash of doc under opts; *nfeatures gets how many features it had. */
+uint64
+textfp_simhash_doc(text *doc, const tfp_options *opts, size_t *nfeatures)
+{
+	size_t		len;
+	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
+	tfp_env		env;
+	uint64		fp;
+	tfp_status	rc;
+
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_simhash_text(&env, opts, u8, len, &fp, nfeatures);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	return fp;
+}
 
 /*
  * simhash(doc, <options>) and, from 1.1, simhash(doc, featureless,
@@ -36,25 +54,16 @@
 static Datum
 simhash_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg, bool null_if_featureless)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
 	/* 1.1's overload has numbers, keywords and idf after seed, then chinese */
 	bool		ranked = first_option == 2;
 	tfp_options local = textfp_get_ranked_options(fcinfo, first_option, true, ranked, chinese_arg)->opts;
-	const tfp_options *opts = &local;
 	tfp_idf		idf_view;
-	size_t		len;
-	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
-	tfp_env		env;
 	uint64		fp;
 	size_t		nfeatures;
-	tfp_status	rc;
 
 	if (ranked)
 		local.idf = textfp_idf_arg(fcinfo, SIMHASH_ARG_IDF, &idf_view);
-	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_simhash_text(&env, opts, u8, len, &fp, &nfeatures);
-	if (rc != TFP_OK)
-		textfp_report(rc, &env);
+	fp = textfp_simhash_doc(PG_GETARG_TEXT_PP(0), &local, &nfeatures);
 	if (nfeatures == 0 && null_if_featureless)
 		PG_RETURN_NULL();
 	PG_RETURN_SIMHASH64(fp);
@@ -74,16 +83,10 @@ textfp_simhash_text_featureless(PG_FUNCTION_ARGS)
 	return simhash_text(fcinfo, 2, SIMHASH_ARG_CHINESE, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
-/*
- * simhash_features(doc, <options>, numbers): the sorted, distinct feature
- * hashes simhash() weighs under the same options, which idf_model() counts.
- */
-PG_FUNCTION_INFO_V1(textfp_simhash_features);
-Datum
-textfp_simhash_features(PG_FUNCTION_ARGS)
+/* The sorted (as bigint), distinct feature hashes of doc under opts. */
+ArrayType *
+textfp_simhash_feature_array(text *doc, const tfp_options *opts)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
-	const tfp_options *opts = &textfp_get_ranked_options(fcinfo, 1, false, true, SIMHASH_FEATURES_ARG_CHINESE)->opts;
 	tfp_featureset fs;
 	uint64	   *h;
 	Datum	   *d;
@@ -108,7 +111,20 @@ textfp_simhash_features(PG_FUNCTION_ARGS)
 	d = palloc((fs.n ? fs.n : 1) * sizeof(Datum));
 	for (size_t i = 0; i < fs.n; i++)
 		d[i] = Int64GetDatum((int64) h[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(d, (int) fs.n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	return construct_array(d, (int) fs.n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+}
+
+/*
+ * simhash_features(doc, <options>, numbers): the sorted, distinct feature
+ * hashes simhash() weighs under the same options, which idf_model() counts.
+ */
+PG_FUNCTION_INFO_V1(textfp_simhash_features);
+Datum
+textfp_simhash_features(PG_FUNCTION_ARGS)
+{
+	const tfp_options *opts = &textfp_get_ranked_options(fcinfo, 1, false, true, SIMHASH_FEATURES_ARG_CHINESE)->opts;
+
+	PG_RETURN_ARRAYTYPE_P(textfp_simhash_feature_array(PG_GETARG_TEXT_PP(0), opts));
 }
 
 typedef struct FeaturesState

@@ -33,18 +33,9 @@ ROWS=${ROWS:-1000}
 DB=${DB:-textfp_regional}
 export LC_ALL=C.UTF-8 LANG=C.UTF-8
 
-# The catalogs (…/LC_MESSAGES/<name>.mo) and the Debian 12 packages that ship both sides.
-export CATALOGS="Linux-PAM PackageKit appstream apt at-spi2-core avahi bash binutils coreutils
-diffutils dpkg findutils gdk-pixbuf gettext-runtime gettext-tools git glib20 gnupg2 grep
-gsettings-desktop-schemas gstreamer-1.0 gtk20-properties gtk20 initdb-15 ld libapt-pkg6.0 libc
-libpq5-15 make man-db pg_basebackup-15 pg_dump-15 pg_upgrade-15 pgscripts-15 plpgsql-15
-postgres-15 psql-15 psmisc sed shadow shared-mime-info systemd tar wget xkeyboard-config xz"
-packages=(gettext opencc libopencc-data
-	libpam-runtime packagekit appstream apt at-spi2-common libavahi-common-data bash binutils-common
-	coreutils diffutils dpkg findutils libgdk-pixbuf2.0-common gettext-base git libglib2.0-data
-	gnupg-l10n grep gsettings-desktop-schemas libgstreamer1.0-0 libgtk2.0-common postgresql-15
-	libapt-pkg6.0 libc-l10n libpq5 make man-db postgresql-client-15 psmisc sed login
-	shared-mime-info systemd tar wget xkb-data xz-utils)
+# shellcheck source=catalogs.sh
+source "$here/catalogs.sh"
+packages=("${regional_packages[@]}")
 [[ $COST == 1 ]] && packages+=(debian-reference-zh-cn fortunes-zh)
 # shellcheck source=../../scripts/ensure_packages.sh
 source "$repo/scripts/ensure_packages.sh"

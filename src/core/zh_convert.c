@@ -45,6 +45,13 @@ find_first(const tfp_zh_table *t, uint32_t cp)
 
 	if (cp < 0x10000 && !(t->bmp_starts[cp >> 6] & (UINT64_C(1) << (cp & 63))))
 		return NULL;
+	/* the few ASCII firsts come first: a look at them, not a search (English text) */
+	if (cp < 0x80)
+	{
+		for (lo = 0; lo < t->nfirsts && t->firsts[lo].cp < cp; lo++)
+			;
+		return lo < t->nfirsts && t->firsts[lo].cp == cp ? &t->firsts[lo] : NULL;
+	}
 	while (lo < hi)
 	{
 		size_t		mid = lo + (hi - lo) / 2;
@@ -62,6 +69,8 @@ static const tfp_zh_entry *
 match_at(const tfp_zh_table *t, const unsigned char *in, size_t len, uint32_t cp)
 {
 	const tfp_zh_first *f = find_first(t, cp);
+	/* every key here starts with cp: compare the byte after it first */
+	size_t		n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 
 	if (f == NULL)
 		return NULL;
@@ -69,7 +78,9 @@ match_at(const tfp_zh_table *t, const unsigned char *in, size_t len, uint32_t cp
 	{
 		const tfp_zh_entry *e = &t->entries[i];
 
-		if (e->key_len <= len && memcmp(t->pool + e->key, in, e->key_len) == 0)
+		if (e->key_len <= len &&
+			(e->key_len == n || (unsigned char) t->pool[e->key + n] == in[n]) &&
+			memcmp(t->pool + e->key, in, e->key_len) == 0)
 			return e;
 	}
 	return NULL;
@@ -93,30 +104,42 @@ tfp_zh_convert(const tfp_zh_table *table, const char *in, size_t len,
 	const unsigned char *s = (const unsigned char *) in;
 	size_t		i = 0;
 	size_t		o = 0;
-
+	size_t		plain = 0;		/* characters from here to i are copied as they are */
 	/*
 	 * The match at i depends on in[i .. i + max_key_bytes) only; without
 	 * final, stop before a position whose window is not all there yet.
 	 */
-	while (i < len && (final || len - i >= table->max_key_bytes))
+	size_t		stop = final ? len :
+		len >= table->max_key_bytes ? len - table->max_key_bytes + 1 : 0;
+
+	while (i < stop)
 	{
 		size_t		n;
-		uint32_t	cp = utf8_decode(s + i, &n);
-		const tfp_zh_entry *e = match_at(table, s + i, len - i, cp);
+		uint32_t	cp;
+		const tfp_zh_entry *e;
 
-		if (e != NULL)
+		/* ASCII that starts no key (all but two letters): a bit test, copied in runs */
+		if (s[i] < 0x80 && !(table->bmp_starts[s[i] >> 6] & (UINT64_C(1) << (s[i] & 63))))
 		{
-			memcpy(out + o, table->pool + e->value, e->value_len);
-			o += e->value_len;
-			i += e->key_len;
+			i++;
+			continue;
 		}
-		else
+		cp = utf8_decode(s + i, &n);
+		e = match_at(table, s + i, len - i, cp);
+		if (e == NULL)
 		{
-			memcpy(out + o, s + i, n);
-			o += n;
 			i += n;
+			continue;
 		}
+		memcpy(out + o, s + plain, i - plain);
+		o += i - plain;
+		memcpy(out + o, table->pool + e->value, e->value_len);
+		o += e->value_len;
+		i += e->key_len;
+		plain = i;
 	}
+	memcpy(out + o, s + plain, i - plain);
+	o += i - plain;
 	*outlen = o;
 	return i;
 }

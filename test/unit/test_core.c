@@ -2136,6 +2136,7 @@ error_allocation_failures(void)
 #include "test_weights.c"
 #include "test_zh.c"
 #include "test_signatures.c"
+#include "test_presets.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2252,6 +2253,7 @@ static const unit_case cases[] = {
 	UNIT_CASE(zh_values_are_fixed_points),
 	UNIT_CASE(zh_convert_examples),
 	UNIT_CASE(zh_convert_chunks_equal_whole),
+	UNIT_CASE(zh_convert_equals_brute_force),
 	UNIT_CASE(pieces_chinese_equals_whole),
 	UNIT_CASE(zh_normalize_interrupts_and_memory),
 	UNIT_CASE(zh_identity_frozen),
@@ -2267,6 +2269,9 @@ static const unit_case cases[] = {
 	UNIT_CASE(sentences_pieces_equal_whole),
 	UNIT_CASE(signatures_interrupts_and_allocations),
 	UNIT_CASE(signatures_allocation_failures),
+	UNIT_CASE(presets_are_frozen),
+	UNIT_CASE(presets_table_is_consistent),
+	UNIT_CASE(presets_golden_values),
 };
 
 int

@@ -275,6 +275,73 @@ zh_convert_chunks_equal_whole(void)
 	}
 }
 
+/*
+ * The converter against the rule itself, by brute force: at each position
+ * the longest key of the whole table that is there, else one character.
+ * Texts mix ASCII (the two letters that start keys, in and out of them),
+ * Taiwan words and mainland ones.
+ */
+static size_t
+zh_convert_by_hand(const char *in, size_t len, char *out)
+{
+	size_t		i = 0;
+	size_t		o = 0;
+
+	while (i < len)
+	{
+		const tfp_zh_entry *best = NULL;
+		size_t		n = 1;
+
+		for (size_t k = 0; k < zt->nentries; k++)
+		{
+			const tfp_zh_entry *e = &zt->entries[k];
+
+			if (e->key_len <= len - i && memcmp(zt->pool + e->key, in + i, e->key_len) == 0 &&
+				(best == NULL || e->key_len > best->key_len))
+				best = e;
+		}
+		if (best != NULL)
+		{
+			memcpy(out + o, zt->pool + best->value, best->value_len);
+			o += best->value_len;
+			i += best->key_len;
+			continue;
+		}
+		while (i + n < len && ((unsigned char) in[i + n] & 0xC0) == 0x80)
+			n++;
+		memcpy(out + o, in + i, n);
+		o += n;
+		i += n;
+	}
+	return o;
+}
+
+static void
+zh_convert_equals_brute_force(void)
+{
+	static const char *const words[] = {
+		"sql隱碼攻擊", "sql", "sq", "s", "pn接面", "pn", "p", "plain", "spam", " ", ", ",
+		"軟體", "檔案", "程式設計師", "程式", "網路上的芳鄰", "這個", "國家", "程序", "文件",
+		"着數", "著名", "乾淨", "𩀨", "é", "—",
+	};
+
+	for (uint32_t seed = 1; seed <= 6; seed++)
+	{
+		size_t		len;
+		char	   *text = make_text(words, sizeof(words) / sizeof(words[0]), 300, seed, &len);
+		char	   *want = malloc(len * zt->max_growth + 1);
+		size_t		wlen = zh_convert_by_hand(text, len, want);
+		size_t		glen;
+		char	   *got = zh_convert_all(text, len, &glen);
+
+		if (glen != wlen || memcmp(got, want, wlen) != 0)
+			UNIT_FAIL("seed %u: the converter and the brute force differ", seed);
+		free(got);
+		free(want);
+		free(text);
+	}
+}
+
 /* Normalising in pieces with the conversion gives what one piece gives. */
 static void
 pieces_chinese_equals_whole(void)
