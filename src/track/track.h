@@ -170,7 +170,7 @@ extern void track_write_link(TrackConfig *c, Datum key, const TrackRow *link);
 extern bool track_delete_row(TrackConfig *c, Datum key, TrackRow *old);
 extern void track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null);
 extern int	track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit,
-							Datum **keys, Datum **ats);
+							Datum **keys, Datum **ats, Snapshot snap);
 extern double track_score(TrackConfig *c, Datum fp1, Datum fp2);
 extern bool track_within(TrackConfig *c, double score, double bound);
 

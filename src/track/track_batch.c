@@ -19,6 +19,9 @@
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -118,40 +121,70 @@ textfp_track_link(PG_FUNCTION_ARGS)
 	c = track_get_config(config_relid, rel);
 	PG_TRY();
 	{
-		Datum	   *keys;
-		Datum	   *ats;
+		/* the cursor and the result outlive SPI's memory */
+		MemoryContext caller = CurrentMemoryContext;
+		MemoryContext row_cxt;
 		Datum		at = (Datum) 0,
 					key = (Datum) 0;
-		int			n;
+		int			visited = 0;
+		bool		from_first = first;
 
-		if (SPI_connect() != SPI_OK_CONNECT)
-			elog(ERROR, "SPI_connect failed");
-		if (!first)
+		if (!from_first)
 		{
 			at = from_text(c->time_type, PG_GETARG_TEXT_PP(1));
 			key = from_text(c->key_type, PG_GETARG_TEXT_PP(2));
 		}
-		n = track_next_rows(c, first, at, key, batch, &keys, &ats);
-		for (int i = 0; i < n; i++)
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		row_cxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_track_link row", ALLOCSET_DEFAULT_SIZES);
+
+		/*
+		 * One row at a time, the next after the cursor at a fresh snapshot:
+		 * a row written meanwhile just ahead of the cursor may have linked
+		 * to rows this batch had not relinked yet (it took no lock key of
+		 * theirs when it is not near them), so it must be reached after
+		 * them, not skipped as a list read at the start would skip it.
+		 */
+		while (visited < batch)
 		{
+			Datum	   *keys;
+			Datum	   *ats;
 			bool		ch;
+			MemoryContext old;
 
 			CHECK_FOR_INTERRUPTS();
-			if (track_relink_row(c, keys[i], &ch))
+			old = MemoryContextSwitchTo(row_cxt);
+			if (track_next_rows(c, from_first, at, key, 1, &keys, &ats, GetLatestSnapshot()) == 0)
+			{
+				MemoryContextSwitchTo(old);
+				break;
+			}
+			if (track_relink_row(c, keys[0], &ch))
 			{
 				rows++;
 				changed += ch;
 			}
+			if (!from_first && !c->time_byval)
+				pfree(DatumGetPointer(at));
+			if (!from_first && !c->key_byval)
+				pfree(DatumGetPointer(key));
+			MemoryContextSwitchTo(caller);
+			at = datumCopy(ats[0], c->time_byval, c->time_len);
+			key = datumCopy(keys[0], c->key_byval, c->key_len);
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(row_cxt);
+			from_first = false;
+			visited++;
 		}
-		if (n > 0)
+		SPI_finish();
+		if (visited > 0)
 		{
-			values[0] = PointerGetDatum(to_text(c->time_type, ats[n - 1]));
-			values[1] = PointerGetDatum(to_text(c->key_type, keys[n - 1]));
+			values[0] = PointerGetDatum(to_text(c->time_type, at));
+			values[1] = PointerGetDatum(to_text(c->key_type, key));
 			nulls[0] = nulls[1] = false;
 			/* a row that went meanwhile still moves the cursor */
 			rows = Max(rows, 1);
 		}
-		SPI_finish();
 	}
 	PG_FINALLY();
 	{

@@ -374,11 +374,13 @@ track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null
 }
 
 /*
- * The next rows of the store in (at, key) order: the first limit, or those
- * after (at, key).  Keys and times in the caller's memory.
+ * The next rows of the store in (at, key) order, as snap shows them: the
+ * first limit, or those after (at, key).  Keys and times in the caller's
+ * memory.
  */
 int
-track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datum **keys, Datum **ats)
+track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datum **keys, Datum **ats,
+				Snapshot snap)
 {
 	Datum		values[3] = {at, key, Int32GetDatum(limit)};
 	Datum		lim[1] = {Int32GetDatum(limit)};
@@ -386,9 +388,9 @@ track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datu
 	int			n;
 
 	if (first)
-		run(c, PLAN_FIRST, lim, NULL, InvalidSnapshot, true, 0);
+		run(c, PLAN_FIRST, lim, NULL, snap, true, 0);
 	else
-		run(c, PLAN_NEXT, values, NULL, InvalidSnapshot, true, 0);
+		run(c, PLAN_NEXT, values, NULL, snap, true, 0);
 	n = (int) SPI_processed;
 	*keys = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
 	*ats = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
