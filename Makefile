@@ -97,7 +97,8 @@ REGRESS_OPTS = --encoding=UTF8 --no-locale
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
 # near-duplicate trigger and of tracked tables.  make installcheck runs them
 # after REGRESS.
-ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden track_inval track_rebuild
+ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden \
+	track_concurrent track_dedup track_inval track_rebuild
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
