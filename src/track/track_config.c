@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
@@ -27,6 +28,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/regproc.h"
+#include "utils/snapmgr.h"
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
@@ -193,10 +195,41 @@ build_config(TrackConfig *c, Relation rel)
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	/* read as T's owner, who owns the configuration (a writer may not read it) */
+	/*
+	 * Read as T's owner, who owns the configuration (a writer may not read
+	 * it), and at a fresh snapshot, as the catalogs are read: the trigger
+	 * that fires is the committed registration's, though the writer's
+	 * snapshot (REPEATABLE READ, or a statement that waited for the
+	 * registration's lock) may be older than the registration.
+	 */
 	GetUserIdAndSecContext(&save_userid, &save_sec);
 	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
 						   SECURITY_RESTRICTED_OPERATION);
+	if (IsolationUsesXactSnapshot())
+	{
+		/*
+		 * A registration the transaction's snapshot does not show is a
+		 * change it cannot see (its checks would not find the tables'
+		 * constraints either): retry.
+		 */
+		SPIPlanPtr	plan = SPI_prepare(psprintf("SELECT FROM ONLY %s",
+												quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->config_relid)),
+																		   get_rel_name(c->config_relid))),
+									   0, NULL);
+
+		if (plan == NULL || SPI_execute_snapshot(plan, NULL, NULL, GetTransactionSnapshot(), InvalidSnapshot,
+												 true, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "reading the textfp registration of table \"%s\" failed", RelationGetRelationName(rel));
+		if (SPI_processed == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("could not serialize access due to the registration of table \"%s\" by textfp_track",
+							RelationGetRelationName(rel)),
+					 errdetail("The table was registered after this transaction's snapshot was taken."),
+					 errhint("The transaction might succeed if retried.")));
+		SPI_freeplan(plan);
+	}
+	PushActiveSnapshot(GetLatestSnapshot());
 	/* the configuration table must be textfp's, for this table, of its owner */
 	args[0] = ObjectIdGetDatum(c->config_relid);
 	args[1] = ObjectIdGetDatum(c->relid);
@@ -238,6 +271,7 @@ build_config(TrackConfig *c, Relation rel)
 	dedup = SPI_getvalue(tup, cdesc, 12);
 	c->dedup_site = strcmp(SPI_getvalue(tup, cdesc, 13), "site") == 0;
 	state = SPI_getvalue(tup, cdesc, 14);
+	PopActiveSnapshot();
 	SetUserIdAndSecContext(save_userid, save_sec);
 	c->store_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->store_relid)),
 											   get_rel_name(c->store_relid));
