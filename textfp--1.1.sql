@@ -2307,6 +2307,10 @@ BEGIN
 		FROM ONLY %s c', config) INTO STRICT src, txcol, kcol, tcol, scol, meth, opts;
 	st := @extschema@.textfp_track_check(config, src);
 	PERFORM @extschema@.textfp_check_owner(src);
+	-- No write to the table while a batch reads it: the triggers of a
+	-- delete or a change of site, which would not find a row the batch is
+	-- about to add, run before the batch reads or after it commits.
+	EXECUTE format('LOCK TABLE ONLY %s IN SHARE MODE', src);
 	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = src::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype;
 	EXECUTE format('WITH b AS (SELECT t.%1$I AS key, t.%2$I AS at, %3$s AS site, %4$s AS fp FROM ONLY %5$s t
 			WHERE $1 IS NULL OR t.%1$I > $1::%6$s ORDER BY t.%1$I LIMIT $2),
@@ -2330,6 +2334,11 @@ RETURNS void
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 BEGIN
+	IF state = 'linking' THEN
+		-- the links begin once every writer that read the registration as
+		-- 'building' (fingerprints only, no links, no locks) has ended
+		EXECUTE format('LOCK TABLE ONLY %s IN SHARE MODE', @extschema@.textfp_track_source(config));
+	END IF;
 	EXECUTE format('UPDATE ONLY %s SET state = coalesce($1, state), phase = $2, done = $3, total = $4, updated_at = now(),
 		started_at = CASE WHEN phase IS DISTINCT FROM $2 THEN now() ELSE started_at END', config)
 		USING state, phase, done, total;
