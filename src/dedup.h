@@ -124,6 +124,7 @@ extern int	dedup_lookup_settings(void);
 
 /* dedup_locks.c */
 extern void dedup_take_locks(DedupLockSpec *c, uint32 scope, Datum fp);
+extern void dedup_lock_scope(DedupLockSpec *c, uint32 scope);
 extern int	dedup_lock_keys(const DedupLockSpec *c, uint32 scope, Datum fp, uint32 *keys);
 
 /* the lock's transaction: MyProc's local transaction id */

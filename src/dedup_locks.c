@@ -296,3 +296,15 @@ dedup_take_locks(DedupLockSpec *c, uint32 scope, Datum fp)
 		(void) lock_key(c, DEDUP_LOCK_KEY, keys[i], ExclusiveLock, false);
 	}
 }
+
+/*
+ * Takes the (table, scope) lock exclusive, waiting for it: a transaction that
+ * will write the links of many rows (a batch of textfp_rebuild()) takes it
+ * before any key, so that it never waits for writers while holding keys they
+ * wait for.
+ */
+void
+dedup_lock_scope(DedupLockSpec *c, uint32 scope)
+{
+	(void) lock_key(c, DEDUP_LOCK_SCOPE, scope, ExclusiveLock, false);
+}

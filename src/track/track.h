@@ -185,5 +185,7 @@ extern bool track_pending_near(TrackConfig *c, const TrackRow *row, Datum *key, 
 
 /* the trigger's row locks: the keys a near row would share (dedup_locks.c) */
 extern void track_lock_row(TrackConfig *c, Datum fp);
+/* the lock of every row, exclusive: for a batch of links */
+extern void track_lock_table(TrackConfig *c);
 
 #endif							/* TEXTFP_TRACK_H */

@@ -139,11 +139,21 @@ textfp_track_link(PG_FUNCTION_ARGS)
 		row_cxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_track_link row", ALLOCSET_DEFAULT_SIZES);
 
 		/*
+		 * The whole table's lock, exclusive, before any row's: writers wait
+		 * for the batch to commit.  Row by row the batch would hold the keys
+		 * of every row it relinked (it escalates only when no writer holds
+		 * the table's lock), and deadlock with writers taking the same keys
+		 * in another order, or waiting for one while it waits past
+		 * textfp.dedup_max_locks.
+		 */
+		track_lock_table(c);
+
+		/*
 		 * One row at a time, the next after the cursor at a fresh snapshot:
-		 * a row written meanwhile just ahead of the cursor may have linked
-		 * to rows this batch had not relinked yet (it took no lock key of
-		 * theirs when it is not near them), so it must be reached after
-		 * them, not skipped as a list read at the start would skip it.
+		 * a row that a writer committed while the batch waited for the lock
+		 * (after the statement's snapshot) linked to rows this batch has not
+		 * relinked yet, so it must be reached after them, not skipped as a
+		 * list read under the statement's snapshot would skip it.
 		 */
 		while (visited < batch)
 		{

@@ -53,6 +53,12 @@ track_lock_row(TrackConfig *c, Datum fp)
 	dedup_take_locks(&c->locks, 0, fp);
 }
 
+void
+track_lock_table(TrackConfig *c)
+{
+	dedup_lock_scope(&c->locks, 0);
+}
+
 /*
  * The near rows of fp at a fresh snapshot; at REPEATABLE READ and
  * SERIALIZABLE also at the transaction's, and 40001 where they differ (a
