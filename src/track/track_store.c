@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
@@ -323,6 +324,26 @@ track_write_row(TrackConfig *c, const TrackRow *row)
 	run(c, PLAN_INSERT, values, nulls, InvalidSnapshot, false, 0);
 }
 
+/*
+ * A write that found no store row of key: at REPEATABLE READ and
+ * SERIALIZABLE, if a fresh snapshot shows one (it was added after the
+ * transaction's snapshot: by textfp_track()'s fill, or another writer),
+ * 40001, rather than a write that silently missed it.
+ */
+static void
+missed_row(TrackConfig *c, Datum key)
+{
+	TrackRow	row;
+
+	if (IsolationUsesXactSnapshot() && track_read_row(c, key, &row, GetLatestSnapshot()))
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("could not serialize access due to a concurrent change of the textfp store of table \"%s\"",
+						get_rel_name(c->relid)),
+				 errdetail("The row's fingerprint was stored after this transaction's snapshot was taken."),
+				 errhint("The transaction might succeed if retried.")));
+}
+
 void
 track_write_link(TrackConfig *c, Datum key, const TrackRow *link)
 {
@@ -330,6 +351,8 @@ track_write_link(TrackConfig *c, Datum key, const TrackRow *link)
 	char		nulls[4] = {' ', link->source_null ? 'n' : ' ', ' ', link->score_null ? 'n' : ' '};
 
 	run(c, PLAN_LINK, values, nulls, InvalidSnapshot, false, 0);
+	if (SPI_processed == 0)
+		missed_row(c, key);
 }
 
 /* Deletes the store row of key; its old values into old (caller's memory) if any. */
@@ -342,6 +365,12 @@ track_delete_row(TrackConfig *c, Datum key, TrackRow *old)
 
 	run(c, PLAN_DELETE, values, NULL, InvalidSnapshot, false, 0);
 	found = SPI_processed > 0;
+	if (!found)
+	{
+		SPI_freetuptable(SPI_tuptable);
+		missed_row(c, key);
+		return false;
+	}
 	if (found && old != NULL)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[0];
@@ -371,6 +400,8 @@ track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null
 	char		nulls[3] = {' ', ' ', site_null || !c->site_att ? 'n' : ' '};
 
 	run(c, PLAN_SITE, values, nulls, InvalidSnapshot, false, 0);
+	if (SPI_processed == 0)
+		missed_row(c, key);
 }
 
 /*
