@@ -35,6 +35,7 @@
 #include "lib/binaryheap.h"
 #include "miscadmin.h"
 #include "utils/datum.h"
+#include "utils/hsearch.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -167,15 +168,43 @@ typedef struct WorkQueue
 	binaryheap *heap;
 	MemoryContext cxt;
 	int			capacity;
+	HTAB	   *queued;			/* the keys in the heap: each once */
 } WorkQueue;
+
+/* The registration whose keys the queued sets hash (one relink runs at a time). */
+static TrackConfig *queued_config;
+
+static uint32
+queued_hash(const void *key, Size keysize)
+{
+	return datum_image_hash(*(const Datum *) key, queued_config->key_byval, queued_config->key_len);
+}
+
+static int
+queued_match(const void *a, const void *b, Size keysize)
+{
+	return datum_image_eq(*(const Datum *) a, *(const Datum *) b,
+						  queued_config->key_byval, queued_config->key_len) ? 0 : 1;
+}
 
 static void
 queue_push(TrackConfig *c, WorkQueue *q, Datum key, Datum at)
 {
-	MemoryContext old = MemoryContextSwitchTo(q->cxt);
-	WorkItem   *w = palloc(sizeof(WorkItem));
+	MemoryContext old;
+	WorkItem   *w;
+	bool		found;
 
+	/*
+	 * A row is queued once: every row of a story relinked by a late arrival
+	 * would otherwise queue every later row again (n * n items).
+	 */
+	queued_config = c;
+	if (hash_search(q->queued, &key, HASH_FIND, NULL) != NULL)
+		return;
+	old = MemoryContextSwitchTo(q->cxt);
+	w = palloc(sizeof(WorkItem));
 	w->key = datumCopy(key, c->key_byval, c->key_len);
+	(void) hash_search(q->queued, &w->key, HASH_ENTER, &found);
 	w->at = datumCopy(at, c->time_byval, c->time_len);
 	if (q->heap->bh_size >= q->capacity)
 	{
@@ -248,7 +277,9 @@ relink_queue(TrackConfig *c, WorkQueue *q)
 		bool		changed;
 
 		CHECK_FOR_INTERRUPTS();
-		/* a row queued twice comes out twice in a row: do it once */
+		queued_config = c;
+		(void) hash_search(q->queued, &w->key, HASH_REMOVE, NULL);
+		/* a row queued again after it came out (its time changed meanwhile): once */
 		if (last != NULL && same_key(c, last->key, w->key))
 			continue;
 		last = w;
@@ -260,10 +291,19 @@ static WorkQueue *
 queue_create(TrackConfig *c)
 {
 	WorkQueue  *q = palloc(sizeof(WorkQueue));
+	HASHCTL		ctl;
 
 	q->cxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_track relink", ALLOCSET_DEFAULT_SIZES);
 	q->capacity = 64;
 	q->heap = binaryheap_allocate(q->capacity, work_cmp, c);
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(Datum);
+	ctl.entrysize = sizeof(Datum);
+	ctl.hash = queued_hash;
+	ctl.match = queued_match;
+	ctl.hcxt = q->cxt;
+	q->queued = hash_create("textfp_track queued rows", 64, &ctl,
+							HASH_ELEM | HASH_FUNCTION | HASH_COMPARE | HASH_CONTEXT);
 	return q;
 }
 
