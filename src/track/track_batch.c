@@ -22,6 +22,7 @@
 #include "utils/syscache.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "track.h"
@@ -103,6 +104,7 @@ textfp_track_link(PG_FUNCTION_ARGS)
 	bool		nulls[4] = {true, true, false, false};
 	volatile int rows = 0;
 	volatile int changed = 0;
+	MemoryContext fn_cxt = CurrentMemoryContext;
 
 	if (batch < 1 || batch > 1000000)
 		ereport(ERROR,
@@ -123,6 +125,7 @@ textfp_track_link(PG_FUNCTION_ARGS)
 		Datum		at = (Datum) 0,
 					key = (Datum) 0;
 		int			n;
+		MemoryContext row_cxt;
 
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
@@ -132,21 +135,31 @@ textfp_track_link(PG_FUNCTION_ARGS)
 			key = from_text(c->key_type, PG_GETARG_TEXT_PP(2));
 		}
 		n = track_next_rows(c, first, at, key, batch, &keys, &ats);
+		/* what one row's relink allocates goes with it: a batch runs in bounded memory */
+		row_cxt = AllocSetContextCreate(CurrentMemoryContext, "textfp_track_link row", ALLOCSET_DEFAULT_SIZES);
 		for (int i = 0; i < n; i++)
 		{
 			bool		ch;
+			MemoryContext old;
 
 			CHECK_FOR_INTERRUPTS();
+			old = MemoryContextSwitchTo(row_cxt);
 			if (track_relink_row(c, keys[i], &ch))
 			{
 				rows++;
 				changed += ch;
 			}
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(row_cxt);
 		}
 		if (n > 0)
 		{
+			/* the cursor outlives SPI_finish(), which frees SPI's memory */
+			MemoryContext old = MemoryContextSwitchTo(fn_cxt);
+
 			values[0] = PointerGetDatum(to_text(c->time_type, ats[n - 1]));
 			values[1] = PointerGetDatum(to_text(c->key_type, keys[n - 1]));
+			MemoryContextSwitchTo(old);
 			nulls[0] = nulls[1] = false;
 			/* a row that went meanwhile still moves the cursor */
 			rows = Max(rows, 1);
