@@ -1,0 +1,30 @@
+-- track_batch: textfp_track() and textfp_rebuild() with a batch of many
+-- rows.  textfp_track_link() relinks a batch under SPI and returns the
+-- batch's last (time, key) as the cursor of the next: that cursor must not
+-- live in SPI's memory, which SPI_finish() frees (a batch of this size read
+-- it after the free and crashed the server), and what one row's relink
+-- allocates is freed with the row, so a batch runs in bounded memory.
+SET client_min_messages = warning;
+CREATE SCHEMA track_batch;
+SET search_path = track_batch, public;
+
+-- texts of 12 words, each sharing 5 with the text before it: some near rows
+CREATE TABLE many (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO many SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute',
+	(SELECT string_agg(md5((i * 7 + j)::text), ' ') FROM generate_series(1, 12) j)
+FROM generate_series(1, 14000) i;
+CALL textfp_track('many', 'body', 'id', 'at', method => 'simhash', batch => 14000);
+SELECT count(*) AS rows, count(DISTINCT story) AS stories, count(source) AS links FROM many_textfp;
+CREATE TABLE first_links AS SELECT key, source, story, score FROM many_textfp;
+
+-- one batch for all, and batches of 5000 (the cursor carried between them)
+CALL textfp_rebuild('many', batch => 14000);
+SELECT count(*) AS differ FROM many_textfp s JOIN first_links f USING (key)
+WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
+CALL textfp_rebuild('many', batch => 5000);
+SELECT count(*) AS differ FROM many_textfp s JOIN first_links f USING (key)
+WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
+SELECT state, done, total FROM many_textfp_config;
+
+RESET search_path;
+DROP SCHEMA track_batch CASCADE;
