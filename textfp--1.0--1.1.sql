@@ -1114,12 +1114,13 @@ COMMENT ON FUNCTION textfp_check_owned_table(regclass, oid, text, text)
 
 -- The columns of T_textfp_config.
 CREATE FUNCTION textfp_track_config_shape() RETURNS text
-	LANGUAGE sql IMMUTABLE PARALLEL SAFE
+	LANGUAGE sql STABLE PARALLEL SAFE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 	SELECT 'singleton boolean not null default true;format integer not null;source_table regclass not null;'
 		|| 'store_table regclass not null;text_column name not null;key_column name not null;time_column name not null;'
-		|| 'site_column name;method text not null;preset text;options text[] not null;threshold double precision not null;'
+		|| 'site_column name;method text not null;preset text;idf ' || format_type('@extschema@.idf_model'::regtype, NULL)
+		|| ';options text[] not null;threshold double precision not null;'
 		|| 'cohesion double precision;lsh_bands integer;lsh_rows integer;lsh_min_bands integer;dedup text not null;'
 		|| 'dedup_scope text not null;state text not null;phase text;done bigint;total bigint;'
 		|| 'started_at timestamp with time zone;updated_at timestamp with time zone;'
@@ -1233,7 +1234,7 @@ COMMENT ON FUNCTION textfp_registration(regclass)
 -- (state 'building': the triggers fingerprint new rows, no links yet).
 CREATE FUNCTION textfp_track_register(tbl regclass, text_column name, key_column name, time_column name,
 	site_column name, method text, preset text, threshold double precision, dedup text, dedup_scope text,
-	options text[], cohesion double precision)
+	options text[], idf @extschema@.idf_model, cohesion double precision)
 RETURNS regclass
 	LANGUAGE plpgsql VOLATILE
 	SET search_path = pg_catalog, pg_temp
@@ -1255,6 +1256,9 @@ DECLARE
 	rws integer;
 	minb integer;
 	sigk integer;
+	pmethod text;
+	pthreshold double precision;
+	needs_idf boolean;
 BEGIN
 	IF tbl IS NULL OR text_column IS NULL OR key_column IS NULL OR time_column IS NULL THEN
 		RAISE EXCEPTION 'table, text, key and time columns must not be NULL' USING ERRCODE = 'null_value_not_allowed';
@@ -1344,12 +1348,47 @@ BEGIN
 	END IF;
 
 	-- the fingerprint and what near means
-	IF method IS NULL OR method NOT IN ('minhash', 'simhash') THEN
+	IF method IS NOT NULL AND method NOT IN ('minhash', 'simhash') THEN
 		RAISE EXCEPTION 'invalid method "%"', method
 			USING ERRCODE = 'invalid_parameter_value', HINT = 'Methods are "minhash" and "simhash".';
 	END IF;
+	IF options IS NULL THEN
+		RAISE EXCEPTION 'options must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	-- a preset, or options: the preset by default, the method's first one
+	-- that needs no model (minhash_v1, simhash_v1)
+	IF preset IS NOT NULL AND cardinality(options) > 0 THEN
+		RAISE EXCEPTION 'a registration takes a preset or options, not both'
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = 'A preset fixes every option of the pipeline.';
+	END IF;
+	IF preset IS NULL AND cardinality(options) = 0 THEN
+		preset := CASE method WHEN 'simhash' THEN 'simhash_v1' ELSE 'minhash_v1' END;
+	END IF;
 	IF preset IS NOT NULL THEN
-		RAISE EXCEPTION 'preset "%" is not known', preset USING ERRCODE = 'invalid_parameter_value';
+		SELECT p.method, p.threshold, p.options ->> 'idf' = 'model' INTO pmethod, pthreshold, needs_idf
+		FROM @extschema@.textfp_presets() p WHERE p.name = preset;
+		IF pmethod IS NULL THEN
+			RAISE EXCEPTION 'invalid preset "%"', preset
+				USING ERRCODE = 'invalid_parameter_value',
+					  HINT = format('Presets are %s.', (SELECT string_agg(format('"%s"', p.name), ', ') FROM @extschema@.textfp_presets() p));
+		END IF;
+		IF method IS NOT NULL AND method <> pmethod THEN
+			RAISE EXCEPTION 'preset "%" is a % preset, not %', preset, pmethod, method
+				USING ERRCODE = 'invalid_parameter_value',
+					  HINT = 'Leave method out: the preset gives it.';
+		END IF;
+		method := pmethod;
+		threshold := coalesce(threshold, pthreshold);
+	ELSE
+		method := coalesce(method, 'minhash');
+	END IF;
+	IF idf IS NOT NULL AND NOT coalesce(needs_idf, false) THEN
+		RAISE EXCEPTION 'an idf model goes with a preset that weighs by one'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = format('Presets that weigh by a model: %s.',
+								(SELECT string_agg(format('"%s"', p.name), ', ') FROM @extschema@.textfp_presets() p
+								 WHERE p.options ->> 'idf' = 'model'));
 	END IF;
 	IF dedup IS NULL OR dedup NOT IN ('off', 'reject', 'skip') THEN
 		RAISE EXCEPTION 'invalid dedup mode "%"', dedup
@@ -1384,28 +1423,42 @@ BEGIN
 			RAISE EXCEPTION 'cohesion for minhash must be a Jaccard estimate above 0 and at most 1, not %', cohesion
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
-		-- the recommended banding (gin_minhash_lsh_ops' default: 44 bands of 1, 10 equal)
+		-- gin_minhash_lsh_ops' default banding, 44 bands of 1; how many must
+		-- be equal follows from the threshold, below
 		bands := 44;
 		rws := 1;
-		minb := 10;
 	END IF;
-	IF options IS NULL THEN
-		RAISE EXCEPTION 'options must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	-- the model of a preset that weighs by one: the one given, or the
+	-- table's rows now, kept with the registration (its fingerprints depend on it)
+	IF needs_idf AND idf IS NULL THEN
+		EXECUTE format('SELECT @extschema@.idf_model(@extschema@.simhash_features(t.%I::pg_catalog.text, preset => $1::@extschema@.textfp_preset))
+			FROM ONLY %s t', text_column, tbl) INTO idf USING preset;
+		IF idf IS NULL OR @extschema@.idf_model_docs(idf) = 0 THEN
+			RAISE EXCEPTION 'preset "%" needs an idf model, and table % has no rows to build one from', preset, tbl
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+					  HINT = 'Load a sample of the collection first, or give idf => a model built from one (docs/pipeline.md), or use preset => ''simhash_v1''.';
+		END IF;
 	END IF;
 	-- bad options fail here, before anything is made (on an empty text: the
 	-- fingerprint functions are strict and check nothing on a NULL one)
-	fpcall := @extschema@.textfp_track_fp_call(method, options, '''''::text');
-	EXECUTE 'SELECT ' || fpcall;
+	fpcall := @extschema@.textfp_track_fp_call(method, preset, options, '''''::text', '$1');
+	EXECUTE 'SELECT ' || fpcall USING idf;
 	-- the banding needs signatures of 44 values at least (k => 32 failed every
 	-- lookup, after the registration was made)
 	IF method = 'minhash' THEN
-		fpcall := @extschema@.textfp_track_fp_call(method, options, '''textfp checks the signature size of a registration''::text');
-		EXECUTE 'SELECT (@extschema@.minhash_info(' || fpcall || ')).k' INTO sigk;
+		fpcall := @extschema@.textfp_track_fp_call(method, preset, options,
+			'''textfp checks the signature size of a registration''::text', '$1');
+		EXECUTE 'SELECT (@extschema@.minhash_info(' || fpcall || ')).k' INTO sigk USING idf;
 		IF sigk < bands THEN
 			RAISE EXCEPTION 'minhash signatures of % values are too short for the registration''s % bands', sigk, bands
 				USING ERRCODE = 'invalid_parameter_value',
 					  HINT = format('Leave k at its default (128), or give k => %s or more.', bands);
 		END IF;
+		-- the most bands a pair must share that still finds 99.5% of the
+		-- pairs at the threshold (estimated from sigk values)
+		minb := (SELECT max(m) FROM pg_catalog.generate_series(1, bands) m
+				 WHERE @extschema@.lsh_probability(threshold, bands, rws, m, sigk) >= 0.995);
+		minb := coalesce(minb, 1);
 	END IF;
 
 	-- the tables, owned by the table's owner
@@ -1420,6 +1473,7 @@ BEGIN
 		site_column name,
 		method text NOT NULL,
 		preset text,
+		idf @extschema@.idf_model,
 		options text[] NOT NULL,
 		threshold double precision NOT NULL,
 		cohesion double precision,
@@ -1466,11 +1520,11 @@ BEGIN
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', st, owner::regrole::text);
 	END IF;
 	EXECUTE format('INSERT INTO %s (format, source_table, store_table, text_column, key_column, time_column, site_column,
-			method, preset, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state,
+			method, preset, idf, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state,
 			phase, done, started_at, updated_at)
-		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ''building'',
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, ''building'',
 			''fingerprints'', 0, now(), now())', cfg)
-		USING tbl, to_regclass(st), text_column, key_column, time_column, site_column, method, preset, options,
+		USING tbl, to_regclass(st), text_column, key_column, time_column, site_column, method, preset, idf, options,
 			  threshold, cohesion, bands, rws, minb, dedup, dedup_scope;
 
 	-- the triggers: from now on every write is fingerprinted
@@ -1485,17 +1539,19 @@ BEGIN
 	RETURN to_regclass(cfg);
 END
 $$;
-COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text, text, double precision, text, text, text[], double precision)
+COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision)
 	IS 'internal: checks a registration and makes its tables and triggers (textfp_track() then fills and links)';
 
 -- The SQL call of the registration's fingerprint function on doc (an
--- expression), with its options as named arguments, each value cast to its
--- parameter's type: an untyped value would let an overload planted in
--- textfp's schema with a text parameter of that name take the call (run as
--- whoever registers the table).  The function is the one the triggers call
--- (fpcall.c): textfp's own simhash or minhash over (doc text, featureless
--- text, ...).
-CREATE FUNCTION textfp_track_fp_call(method text, options text[], doc text) RETURNS text
+-- expression): with a preset, simhash(doc, preset, idf) (idf an expression
+-- such as $1, the model) or minhash(doc, preset); else with its options as
+-- named arguments, each value cast to its parameter's type: an untyped value
+-- would let an overload planted in textfp's schema with a text parameter of
+-- that name take the call (run as whoever registers the table).  The
+-- function is the one the triggers call (fpcall.c): textfp's own simhash or
+-- minhash over (doc text, featureless text, ...), or over (doc text, preset
+-- textfp_preset[, idf idf_model]).
+CREATE FUNCTION textfp_track_fp_call(method text, preset text, options text[], doc text, idf text) RETURNS text
 	LANGUAGE plpgsql STABLE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
@@ -1507,6 +1563,11 @@ DECLARE
 	eq integer;
 	ptype oid;
 BEGIN
+	IF preset IS NOT NULL THEN
+		RETURN format('@extschema@.%s(%s, preset => %L::@extschema@.textfp_preset%s)', fname, doc, preset,
+			CASE WHEN method = 'minhash' THEN ''
+				 ELSE format(', idf => coalesce(%s, ''none''::@extschema@.idf_model)', idf) END);
+	END IF;
 	SELECT p.oid INTO fn FROM pg_proc p
 	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
 	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'textfp'
@@ -1533,8 +1594,8 @@ BEGIN
 	RETURN call || ')';
 END
 $$;
-COMMENT ON FUNCTION textfp_track_fp_call(text, text[], text)
-	IS 'internal: the call of simhash() or minhash() a registration makes, as SQL text, each option cast to its parameter''s type';
+COMMENT ON FUNCTION textfp_track_fp_call(text, text, text[], text, text)
+	IS 'internal: the call of simhash() or minhash() a registration makes, as SQL text: with its preset (and model), or each option cast to its parameter''s type';
 
 -- The next batch of rows of the table without a store row (after a key, in
 -- the key's order): fingerprinted into the store.
@@ -1551,10 +1612,12 @@ DECLARE
 	tcol name;
 	scol name;
 	meth text;
+	pre text;
 	opts text[];
+	model @extschema@.idf_model;
 BEGIN
-	EXECUTE format('SELECT c.source_table, c.text_column, c.key_column, c.time_column, c.site_column, c.method, c.options
-		FROM ONLY %s c', config) INTO STRICT src, txcol, kcol, tcol, scol, meth, opts;
+	EXECUTE format('SELECT c.source_table, c.text_column, c.key_column, c.time_column, c.site_column, c.method, c.preset,
+		c.options, c.idf FROM ONLY %s c', config) INTO STRICT src, txcol, kcol, tcol, scol, meth, pre, opts, model;
 	st := @extschema@.textfp_track_check(config, src);
 	PERFORM @extschema@.textfp_check_owner(src);
 	-- No write to the table while a batch reads it: the triggers of a
@@ -1569,9 +1632,9 @@ BEGIN
 		SELECT (SELECT b.key FROM b ORDER BY b.key DESC LIMIT 1)::text, (SELECT count(*) FROM b)::integer',
 		kcol, tcol,
 		CASE WHEN scol IS NULL THEN 'NULL::text' ELSE format('t.%I', scol) END,
-		@extschema@.textfp_track_fp_call(meth, opts, format('t.%I', txcol)),
+		@extschema@.textfp_track_fp_call(meth, pre, opts, format('t.%I', txcol), '$3'),
 		src, ktype, st)
-		INTO last_key, rows USING after_key, batch;
+		INTO last_key, rows USING after_key, batch, model;
 END
 $$;
 COMMENT ON FUNCTION textfp_track_fill(regclass, text, integer)
@@ -1608,12 +1671,13 @@ CREATE PROCEDURE textfp_track(
 	key_column name,
 	time_column name,
 	site_column name DEFAULT NULL,
-	method text DEFAULT 'minhash',
+	method text DEFAULT NULL,
 	preset text DEFAULT NULL,
 	threshold double precision DEFAULT NULL,
 	dedup text DEFAULT 'off',
 	dedup_scope text DEFAULT 'all',
 	options text[] DEFAULT '{}',
+	idf @extschema@.idf_model DEFAULT NULL,
 	cohesion double precision DEFAULT NULL,
 	batch integer DEFAULT 1000)
 	LANGUAGE plpgsql
@@ -1625,7 +1689,7 @@ BEGIN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	cfg := @extschema@.textfp_track_register(tbl, text_column, key_column, time_column, site_column, method, preset,
-		threshold, dedup, dedup_scope, options, cohesion);
+		threshold, dedup, dedup_scope, options, idf, cohesion);
 	-- the arguments are checked: now it must be free to commit
 	PERFORM @extschema@.textfp_track_outside_block('textfp_track()'::pg_catalog.text);
 	COMMIT;
@@ -1633,7 +1697,7 @@ BEGIN
 	CALL @extschema@.textfp_track_relink(cfg, batch);
 END
 $$;
-COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], double precision, integer)
+COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, integer)
 	IS 'registers a table: its fingerprints, links and stories kept in <table>_textfp by triggers; fills and links the rows it has, committing as it goes';
 
 -- Fingerprints every row of the table without a store row, committing each
@@ -1956,7 +2020,7 @@ COMMENT ON FUNCTION textfp_story_timeline(regclass, text)
 
 -- The tracked tables the caller may see, with their state and progress.
 CREATE FUNCTION textfp_tracked()
-RETURNS TABLE (tbl regclass, store regclass, method text, threshold double precision, state text, phase text,
+RETURNS TABLE (tbl regclass, store regclass, method text, preset text, threshold double precision, state text, phase text,
 			   done bigint, total bigint, updated_at timestamptz)
 	LANGUAGE plpgsql STABLE
 	SET search_path = pg_catalog, pg_temp
@@ -1975,11 +2039,11 @@ BEGIN
 		SELECT * INTO r FROM @extschema@.textfp_registration(t.tbl);
 		tbl := t.tbl;
 		store := r.store;
-		method := NULL; threshold := NULL; state := NULL; phase := NULL; done := NULL; total := NULL; updated_at := NULL;
+		method := NULL; preset := NULL; threshold := NULL; state := NULL; phase := NULL; done := NULL; total := NULL; updated_at := NULL;
 		IF has_table_privilege(r.config, 'SELECT') THEN
-			EXECUTE format('SELECT c.method, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at, c.source_table
+			EXECUTE format('SELECT c.method, c.preset, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at, c.source_table
 				FROM ONLY %s c', r.config)
-				INTO method, threshold, state, phase, done, total, updated_at, src;
+				INTO method, preset, threshold, state, phase, done, total, updated_at, src;
 			-- a trigger not made by textfp_track() may name another table's registration
 			CONTINUE WHEN src IS DISTINCT FROM t.tbl;
 		END IF;
@@ -1988,7 +2052,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION textfp_tracked()
-	IS 'the tracked tables the caller may read, with their method, threshold, state and progress (from the registration, when the caller may read it)';
+	IS 'the tracked tables the caller may read, with their method, preset, threshold, state and progress (from the registration, when the caller may read it)';
 
 -- textfp_stories(tbl, key type): the same, keys of the table's own type.
 CREATE FUNCTION textfp_stories(tbl regclass, key_type anyelement)

@@ -36,11 +36,11 @@ INSERT INTO texts VALUES
  (7, 'Local bakery wins a national prize for its sourdough, and the owner thanks customers and staff for years of support.'),
  (8, 'Officials said construction of the river cycling lanes will begin in spring after Monday''s council vote, despite objections.'),
  (9, 'A text about something else entirely: the chess club meets on Thursdays in the library basement.');
--- Hamming distances of their simhash (the registration's fingerprint:
--- simhash(body, 'null')), and Jaccard estimates of their minhash
-SELECT a.n, string_agg(lpad(hamming_distance(simhash(a.body, 'null'), simhash(b.body, 'null'))::text, 3), '' ORDER BY b.n) AS "1  2  3  4  5  6  7  8  9"
+-- Hamming distances of their simhash and Jaccard estimates of their minhash,
+-- under the presets a registration uses by default (simhash_v1, minhash_v1)
+SELECT a.n, string_agg(lpad(hamming_distance(simhash(a.body, preset => 'simhash_v1'), simhash(b.body, preset => 'simhash_v1'))::text, 3), '' ORDER BY b.n) AS "1  2  3  4  5  6  7  8  9"
 FROM texts a, texts b GROUP BY 1 ORDER BY 1;
-SELECT a.n, string_agg(lpad(to_char(jaccard(minhash(a.body, 'null'), minhash(b.body, 'null')), '0.00'), 5), '' ORDER BY b.n) AS "1     2     3     4     5     6     7     8     9"
+SELECT a.n, string_agg(lpad(to_char(jaccard(minhash(a.body, preset => 'minhash_v1'), minhash(b.body, preset => 'minhash_v1')), '0.00'), 5), '' ORDER BY b.n) AS "1     2     3     4     5     6     7     8     9"
 FROM texts a, texts b GROUP BY 1 ORDER BY 1;
 
 -- ===== registration on rows already there (simhash, threshold 10) =====
@@ -69,7 +69,7 @@ SELECT format, source_table, store_table, text_column, key_column, time_column, 
 FROM news_textfp_config;
 SELECT * FROM textfp_registration('news');
 -- the store: the fingerprints the registration's options give, the links
-SELECT s.key, s.at, s.site, s.fp IS NOT DISTINCT FROM simhash(n.body, 'null') AS fp_ok, s.source, s.story, s.score
+SELECT s.key, s.at, s.site, s.fp IS NOT DISTINCT FROM simhash(n.body, preset => 'simhash_v1') AS fp_ok, s.source, s.story, s.score
 FROM news_textfp s JOIN news n ON n.id = s.key ORDER BY s.at, s.key;
 SELECT * FROM textfp_stories('news') ORDER BY key::bigint;
 SELECT * FROM textfp_stories('news', NULL::bigint) ORDER BY key;
@@ -208,8 +208,9 @@ SELECT key, source, story, score FROM news_tight_textfp ORDER BY at, key;
 SELECT textfp_untrack('news_coh'), textfp_untrack('news_tight');
 
 -- ===== minhash, and other key and time types =====
--- minhash at 0.5: 2 links to 1 (0.59), 6 to 2 (0.59; 0.43 from 1), 4 to 3
--- (0.55), 7 to 5 (0.66); 8 is alone.  Keys: uuid; times: timestamp.
+-- minhash at 0.5: 2 links to 1 (0.82), 6 to 2 (0.82; 0.66 from 1), 4 to 3
+-- (1.00: minhash_v1 leaves out stop words), 7 to 5 (1.00), 8 to 6 (0.72;
+-- 0.56 from 2, 0.45 from 1).  Keys: uuid; times: timestamp.
 CREATE TABLE news_u (id uuid PRIMARY KEY, site text, published timestamp NOT NULL, body varchar);
 INSERT INTO news_u SELECT ('00000000-0000-0000-0000-00000000000' || id)::uuid, site, published AT TIME ZONE 'UTC', body FROM news WHERE id < 10;
 CALL textfp_track('news_u', 'body', 'id', 'published', site_column => 'site', method => 'minhash', threshold => 0.5);
@@ -249,6 +250,33 @@ FROM news_o_textfp s JOIN news_o n ON n.id = s.key;
 INSERT INTO news_o VALUES (11, 'post', '2025-01-06', (SELECT body FROM texts WHERE n = 4));
 SELECT s.fp = simhash(n.body, 'null', ngram => 3, seed => 7) AS trigger_fp_ok FROM news_o_textfp s JOIN news_o n ON n.id = s.key WHERE s.key = 11;
 SELECT textfp_untrack('news_o');
+
+-- ===== presets =====
+-- no method, preset or options: the recommended minhash_v1 at its threshold
+CREATE TABLE pre (id int PRIMARY KEY, at date NOT NULL, body text);
+INSERT INTO pre SELECT n, date '2025-01-01' + n, body FROM texts;
+CALL textfp_track('pre', 'body', 'id', 'at');
+SELECT method, preset, options, threshold, lsh_bands, lsh_rows, lsh_min_bands, idf IS NULL AS no_model FROM pre_textfp_config;
+SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v1')) AS as_the_preset_gives, count(*) AS fingerprints
+FROM pre_textfp s JOIN pre p ON p.id = s.key;
+SELECT textfp_untrack('pre');
+-- simhash_idf_v1 without a model: the registration builds one from the
+-- table's rows, keeps it, and weighs every fingerprint by it
+CALL textfp_track('pre', 'body', 'id', 'at', preset => 'simhash_idf_v1');
+SELECT method, preset, threshold, idf_model_docs(idf) AS model_docs,
+	idf::text = (SELECT idf_model(simhash_features(body, preset => 'simhash_idf_v1'))::text FROM pre) AS model_of_the_rows
+FROM pre_textfp_config;
+INSERT INTO pre VALUES (20, '2025-03-01', 'The chess club meets on Thursdays in the library basement, and newcomers are welcome.');
+SELECT count(*) FILTER (WHERE s.fp = simhash(p.body, preset => 'simhash_idf_v1', idf => c.idf)) AS as_the_model_gives, count(*) AS fingerprints
+FROM pre_textfp s JOIN pre p ON p.id = s.key, pre_textfp_config c;
+SELECT textfp_untrack('pre');
+-- a model given is kept as given: here one of other texts
+SELECT idf_model(simhash_features(body, preset => 'simhash_idf_v1')) AS other_model FROM texts WHERE n < 5 \gset
+CALL textfp_track('pre', 'body', 'id', 'at', preset => 'simhash_idf_v1', idf => :'other_model');
+SELECT idf_model_docs(idf) AS model_docs, idf::text = :'other_model' AS as_given FROM pre_textfp_config;
+SELECT count(*) FILTER (WHERE s.fp = simhash(p.body, preset => 'simhash_idf_v1', idf => :'other_model')) AS as_the_model_gives, count(*) AS fingerprints
+FROM pre_textfp s JOIN pre p ON p.id = s.key;
+SELECT textfp_untrack('pre');
 
 -- ===== dedup =====
 -- reject and skip, over the whole table or within a site
@@ -300,7 +328,7 @@ SELECT pg_temp.failure($$SELECT * FROM posts_textfp$$);
 RESET ROLE;
 SELECT key, site, source, story FROM posts_textfp ORDER BY key;
 SELECT textfp_untrack('posts');
--- skip within a site (minhash: 3 and 4 are 0.55 apart)
+-- skip within a site (minhash: 3 and 4 are 1.00 apart)
 DELETE FROM posts;
 CALL textfp_track('posts', 'body', 'id', 'at', site_column => 'site', method => 'minhash', threshold => 0.5, dedup => 'skip', dedup_scope => 'site');
 INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n = 3));
@@ -363,7 +391,10 @@ SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', NULL)$$);
 SELECT pg_temp.failure($$CALL textfp_track(NULL, 'body', 'id', 'at')$$);
 SELECT pg_temp.failure($$CALL textfp_track('nosuchtable', 'body', 'id', 'at')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'lsh')$$);
-SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => NULL)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', preset => 'minhash_v1')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', preset => 'simhash_v1', options => '{ngram=3}')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', preset => 'simhash_v1', idf => 'none')$$, true);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', options => '{ngram=3}', idf => 'none')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', preset => 'news')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', threshold => 32)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', threshold => 2.5)$$);
@@ -389,6 +420,8 @@ SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', options =>
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', options => '{k=32}')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', batch => 0)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', batch => NULL)$$);
+-- simhash_idf_v1 without a model reads one from the table's rows: none here
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', preset => 'simhash_idf_v1')$$, true);
 -- nothing was left behind by the calls that failed
 SELECT count(*) AS left_behind FROM pg_class WHERE relname LIKE 'bad_textfp%';
 SELECT count(*) AS triggers_left FROM pg_trigger WHERE tgrelid = 'bad'::regclass;

@@ -13,8 +13,10 @@
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "funcapi.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "parser/parse_func.h"
 #include "utils/builtins.h"
 #include "utils/catcache.h"
 #include "utils/datum.h"
@@ -23,6 +25,7 @@
 #include "utils/syscache.h"
 
 #include "fpcall.h"
+#include "tfp_presets.h"
 
 /*
  * textfp's 1.1 simhash() or minhash() over text: the overload whose first two
@@ -210,4 +213,56 @@ fpcall_fingerprint(FpCall *f, Datum doc, bool *isnull)
 	result = FunctionCallInvoke(fcinfo);
 	*isnull = fcinfo->isnull;
 	return result;
+}
+
+/*
+ * Prepares f to call textfp's simhash(doc, preset, idf) or minhash(doc,
+ * preset) with the preset called name (its SQL type's input checks it) and,
+ * for simhash, the model idf (NULL: 'none'), copied into cxt.
+ */
+void
+fpcall_setup_preset(FpCall *f, const char *nsp, bool minhash, const char *preset, Datum idf, bool idf_null,
+					MemoryContext cxt)
+{
+	Oid			nspoid = get_namespace_oid(nsp, false);
+	Oid			preset_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+											  CStringGetDatum("textfp_preset"), ObjectIdGetDatum(nspoid));
+	Oid			idf_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+										   CStringGetDatum("idf_model"), ObjectIdGetDatum(nspoid));
+	Oid			args[3] = {TEXTOID, preset_type, idf_type};
+	int			nargs = minhash ? 2 : 3;
+	Oid			fn;
+	Oid			in;
+	Oid			ioparam;
+	MemoryContext old;
+
+	if (!OidIsValid(preset_type) || !OidIsValid(idf_type))
+		elog(ERROR, "textfp's types textfp_preset and idf_model are missing in schema %s", nsp);
+	fn = LookupFuncName(list_make2(makeString(pstrdup(nsp)), makeString(pstrdup(minhash ? "minhash" : "simhash"))),
+						nargs, args, false);
+	if (getExtensionOfObject(ProcedureRelationId, fn) != get_extension_oid("textfp", false))
+		elog(ERROR, "function %s.%s is not textfp's", nsp, minhash ? "minhash" : "simhash");
+	memset(f, 0, sizeof(*f));
+	f->minhash = minhash;
+	f->nargs = nargs;
+	old = MemoryContextSwitchTo(cxt);
+	getTypeInputInfo(preset_type, &in, &ioparam);
+	f->args[1] = OidInputFunctionCall(in, (char *) preset, ioparam, -1);
+	if (!minhash)
+	{
+		if (idf_null)
+		{
+			getTypeInputInfo(idf_type, &in, &ioparam);
+			f->args[2] = OidInputFunctionCall(in, "none", ioparam, -1);
+		}
+		else
+			f->args[2] = PointerGetDatum(PG_DETOAST_DATUM_COPY(idf));
+	}
+	fmgr_info_cxt(fn, &f->fn, cxt);
+	MemoryContextSwitchTo(old);
+	{
+		const tfp_preset *p = tfp_preset_by_name(preset, strlen(preset));
+
+		f->k = minhash && p != NULL ? p->k : 0;
+	}
 }

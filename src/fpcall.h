@@ -37,6 +37,13 @@ extern void fpcall_setup(FpCall *f, const char *nsp, bool minhash, int nopts,
 						 char **names, char **values, MemoryContext cxt,
 						 fpcall_bad_option bad, void *arg, const char *unknown_hint);
 
+/*
+ * The same for a preset: simhash(doc, preset, idf) (idf NULL: 'none') or
+ * minhash(doc, preset).
+ */
+extern void fpcall_setup_preset(FpCall *f, const char *nsp, bool minhash, const char *preset,
+								Datum idf, bool idf_null, MemoryContext cxt);
+
 /* The fingerprint of doc as the SQL function gives it; NULL when featureless. */
 extern Datum fpcall_fingerprint(FpCall *f, Datum doc, bool *isnull);
 

@@ -174,7 +174,10 @@ build_config(TrackConfig *c, Relation rel)
 			   *site_col,
 			   *method,
 			   *dedup,
-			   *state;
+			   *state,
+			   *preset;
+	Datum		idf;
+	bool		idf_null;
 	ArrayType  *options;
 	Datum	   *opts;
 	int			nopts;
@@ -240,7 +243,7 @@ build_config(TrackConfig *c, Relation rel)
 	c->store_relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 
 	rc = SPI_execute(psprintf("SELECT text_column, key_column, time_column, site_column, method, options, threshold, "
-							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state FROM ONLY %s",
+							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, preset, idf FROM ONLY %s",
 							  quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->config_relid)),
 														 get_rel_name(c->config_relid))),
 					 true, 2);
@@ -271,6 +274,11 @@ build_config(TrackConfig *c, Relation rel)
 	dedup = SPI_getvalue(tup, cdesc, 12);
 	c->dedup_site = strcmp(SPI_getvalue(tup, cdesc, 13), "site") == 0;
 	state = SPI_getvalue(tup, cdesc, 14);
+	preset = SPI_getvalue(tup, cdesc, 15);
+	idf = SPI_getbinval(tup, cdesc, 16, &idf_null);
+	/* detoasted while the snapshot that found it is active */
+	if (!idf_null)
+		idf = PointerGetDatum(PG_DETOAST_DATUM_COPY(idf));
 	PopActiveSnapshot();
 	SetUserIdAndSecContext(save_userid, save_sec);
 	c->store_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->store_relid)),
@@ -324,8 +332,11 @@ build_config(TrackConfig *c, Relation rel)
 		values[i] = eq + 1;
 	}
 	MemoryContextSwitchTo(old);
-	fpcall_setup(&c->fp, c->nsp, c->minhash, nopts, names, values, c->cxt, bad_option,
-				 get_rel_name(c->config_relid), NULL);
+	if (preset != NULL)
+		fpcall_setup_preset(&c->fp, c->nsp, c->minhash, preset, idf, idf_null, c->cxt);
+	else
+		fpcall_setup(&c->fp, c->nsp, c->minhash, nopts, names, values, c->cxt, bad_option,
+					 get_rel_name(c->config_relid), NULL);
 
 	/* the locks: near rows share a key, over the whole table (stories cross sites) */
 	c->locks.relid = c->relid;
