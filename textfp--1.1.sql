@@ -2158,7 +2158,10 @@ BEGIN
 			RAISE EXCEPTION 'threshold for simhash must be a whole number of bits from 0 to 31, not %', threshold
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
-		IF cohesion IS NOT NULL AND (cohesion <> trunc(cohesion) OR cohesion < 0 OR cohesion > 64) THEN
+		-- by default a row joins a story only within the threshold of its
+		-- original too: templates cannot chain unrelated stories (docs/stories.md)
+		cohesion := coalesce(cohesion, threshold);
+		IF cohesion <> trunc(cohesion) OR cohesion < 0 OR cohesion > 64 THEN
 			RAISE EXCEPTION 'cohesion for simhash must be a whole number of bits from 0 to 64, not %', cohesion
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
@@ -2169,8 +2172,9 @@ BEGIN
 			RAISE EXCEPTION 'threshold for minhash must be a Jaccard estimate above 0 and at most 1, not %', threshold
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
-		IF cohesion IS NOT NULL AND NOT (cohesion > 0 AND cohesion <= 1) THEN
-			RAISE EXCEPTION 'cohesion for minhash must be a Jaccard estimate above 0 and at most 1, not %', cohesion
+		cohesion := coalesce(cohesion, threshold);
+		IF NOT (cohesion >= 0 AND cohesion <= 1) THEN
+			RAISE EXCEPTION 'cohesion for minhash must be a Jaccard estimate from 0 to 1, not %', cohesion
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
 		-- gin_minhash_lsh_ops' default banding, 44 bands of 1; how many must

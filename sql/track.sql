@@ -57,7 +57,9 @@ INSERT INTO news (id, site, published, body) VALUES
  (7, 'herald', '2025-01-04 09:00', (SELECT body FROM texts WHERE n = 7)),
  (10, 'ledger', '2025-01-05 09:00', NULL);
 SET client_min_messages = notice;
-CALL textfp_track('news', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, batch => 3);
+-- no cohesion bound (64 bits), so that the links below chain: the
+-- cohesion section shows the default, the threshold
+CALL textfp_track('news', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, cohesion => 64, batch => 3);
 SET client_min_messages = warning;
 -- what it made: two tables of the table's owner, three triggers
 SELECT c.relname, c.relkind, pg_get_userbyid(c.relowner) = current_user AS owners
@@ -191,12 +193,13 @@ SELECT count(*) AS report_rows_that_differ FROM (
 	 EXCEPT SELECT story_id, size, sites FROM textfp_story_report('news', min_size => 1))) d;
 
 -- ===== cohesion =====
--- With cohesion 10 a row must also be within 10 of its candidate's story's
--- original: 6 is 12 from 1, so it does not join story 1 through 2 and is
--- an original; 8 links to 6 (8).
+-- By default the cohesion bound is the threshold: a row must also be
+-- within 10 of its candidate's story's original.  6 is 12 from 1, so it
+-- does not join story 1 through 2 and is an original; 8 links to 6 (8).
 CREATE TABLE news_coh AS SELECT * FROM news;
 ALTER TABLE news_coh ADD PRIMARY KEY (id), ALTER COLUMN published SET NOT NULL;
-CALL textfp_track('news_coh', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, cohesion => 10);
+CALL textfp_track('news_coh', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10);
+SELECT cohesion FROM news_coh_textfp_config;
 SELECT key, source, story, score FROM news_coh_textfp ORDER BY at, key;
 -- a cohesion tighter than the threshold bounds direct links too: at
 -- cohesion 8, 2 (10 from the original 1) is an original, and so is 6 (10
@@ -209,8 +212,9 @@ SELECT textfp_untrack('news_coh'), textfp_untrack('news_tight');
 
 -- ===== minhash, and other key and time types =====
 -- minhash at 0.5: 2 links to 1 (0.82), 6 to 2 (0.82; 0.66 from 1), 4 to 3
--- (1.00: minhash_v1 leaves out stop words), 7 to 5 (1.00), 8 to 6 (0.72;
--- 0.56 from 2, 0.45 from 1).  Keys: uuid; times: timestamp.
+-- (1.00: minhash_v1 leaves out stop words), 7 to 5 (1.00); 8 is 0.72 from
+-- 6 but 0.45 from 6's original 1, below the default cohesion (the
+-- threshold): an original.  Keys: uuid; times: timestamp.
 CREATE TABLE news_u (id uuid PRIMARY KEY, site text, published timestamp NOT NULL, body varchar);
 INSERT INTO news_u SELECT ('00000000-0000-0000-0000-00000000000' || id)::uuid, site, published AT TIME ZONE 'UTC', body FROM news WHERE id < 10;
 CALL textfp_track('news_u', 'body', 'id', 'published', site_column => 'site', method => 'minhash', threshold => 0.5);
@@ -405,7 +409,7 @@ SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', threshold => 'NaN')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', cohesion => 65)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', cohesion => 1.5)$$);
-SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', cohesion => 0)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', cohesion => -0.1)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', cohesion => 1.01)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => 'mark')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => NULL)$$);
