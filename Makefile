@@ -20,6 +20,7 @@ CORE_OBJS = \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
+	src/core/winnow.o \
 	src/core/formats.o \
 	src/core/mih.o \
 	src/core/lsh.o \
@@ -44,6 +45,9 @@ OBJS = $(CORE_OBJS) \
 	src/jaccard_ball.o \
 	src/minhash_text.o \
 	src/minhash_gin.o \
+	src/winnow.o \
+	src/excerpt_query.o \
+	src/winnow_gin.o \
 	src/minhash_selfuncs.o \
 	src/selfuncs_common.o \
 	src/near_support.o \
@@ -142,7 +146,7 @@ UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c test/unit/test_winnow.c \
 		src/core/tfp_cluster.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 

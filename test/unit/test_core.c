@@ -2134,6 +2134,9 @@ error_allocation_failures(void)
 #include "test_exact.c"
 #include "test_cluster.c"
 #include "test_weights.c"
+/* winnow('The quick brown fox ...') with SQL defaults, as sql/excerpts.sql shows it */
+#define WINNOW_GOLDEN_EN "3871334863867564548,4895666318593413016,5645340696667957622,6960761400110224010"
+#include "test_winnow.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2242,6 +2245,14 @@ static const unit_case cases[] = {
 	UNIT_CASE(weights_keywords_are_the_heaviest),
 	UNIT_CASE(weights_simhash_text_equals_by_hand),
 	UNIT_CASE(weights_numbers_option),
+	UNIT_CASE(winnow_matches_naive_window_minima),
+	UNIT_CASE(winnow_shared_run_shares_a_fingerprint),
+	UNIT_CASE(winnow_quoted_stream_is_contained),
+	UNIT_CASE(winnow_limits_and_memory),
+	UNIT_CASE(winnow_allocation_failures),
+	UNIT_CASE(winnow_golden_values),
+	UNIT_CASE(winnow_containment_needed_is_exact),
+	UNIT_CASE(winnow_signed_sets),
 };
 
 int
