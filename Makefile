@@ -77,7 +77,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	mih mih_options \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
-	union_find cluster_table cluster_limit stories story_owner plpgsql_decoys plpgsql_lint
+	union_find cluster_table cluster_limit stories story_owner plpgsql_decoys plpgsql_lint excerpts
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the

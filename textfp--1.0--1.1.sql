@@ -1464,11 +1464,13 @@ COMMENT ON OPERATOR @> (excerpt_query, bigint[])
 	IS 'excerpt match with the query on the left';
 
 -- GIN: one key per fingerprint, "at least so many keys" (gin_minhash_ops's
--- consistent functions, declared again for bigint[])
+-- consistent functions, declared again for bigint[]).  Support functions
+-- name the indexed type (bigint[]) where the query goes, as amvalidate wants;
+-- the query is an excerpt_query.
 
 CREATE FUNCTION gin_winnow_extract_value(bigint[], internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gin_winnow_extract_query(excerpt_query, internal, smallint, internal, internal, internal, internal) RETURNS internal
+CREATE FUNCTION gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal) RETURNS internal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION gin_winnow_consistent(internal, smallint, bigint[], integer, internal, internal, internal, internal) RETURNS boolean
 	AS 'MODULE_PATHNAME', 'gin_minhash_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -1476,7 +1478,7 @@ CREATE FUNCTION gin_winnow_triconsistent(internal, smallint, bigint[], integer, 
 	AS 'MODULE_PATHNAME', 'gin_minhash_triconsistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gin_winnow_extract_value(bigint[], internal, internal)
 	IS 'GIN support: one key per distinct fingerprint';
-COMMENT ON FUNCTION gin_winnow_extract_query(excerpt_query, internal, smallint, internal, internal, internal, internal)
+COMMENT ON FUNCTION gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal)
 	IS 'GIN support: the query''s fingerprints and how many a row must share';
 COMMENT ON FUNCTION gin_winnow_consistent(internal, smallint, bigint[], integer, internal, internal, internal, internal)
 	IS 'GIN support: enough fingerprints shared';
@@ -1488,7 +1490,7 @@ CREATE OPERATOR CLASS gin_winnow_ops
 	OPERATOR 1 <@ (bigint[], excerpt_query),
 	FUNCTION 1 pg_catalog.btint8cmp(bigint, bigint),
 	FUNCTION 2 gin_winnow_extract_value(bigint[], internal, internal),
-	FUNCTION 3 gin_winnow_extract_query(excerpt_query, internal, smallint, internal, internal, internal, internal),
+	FUNCTION 3 gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal),
 	FUNCTION 4 gin_winnow_consistent(internal, smallint, bigint[], integer, internal, internal, internal, internal),
 	FUNCTION 6 gin_winnow_triconsistent(internal, smallint, bigint[], integer, internal, internal, internal),
 	STORAGE bigint;

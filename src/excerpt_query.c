@@ -27,6 +27,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/float.h"
+#include "utils/fmgroids.h"
 
 #include "textfp.h"
 
@@ -161,14 +162,13 @@ excerpt_query_in(PG_FUNCTION_ARGS)
 				 errdetail("An excerpt_query is written quoted_in:C:M:{...} or quoting:C:M:{...}, "
 						   "C the least containment, M the least shared fingerprints, then a bigint array "
 						   "and, optionally, :{...} the fingerprints to ignore.")));
-	arr = DatumGetArrayTypeP(DirectFunctionCall3(array_in,
-												 CStringGetDatum(p4 ? pnstrdup(p3 + 1, p4 - p3 - 1) : p3 + 1),
-												 ObjectIdGetDatum(INT8OID), Int32GetDatum(-1)));
+	/* array_in caches in flinfo: call it through fmgr, not directly */
+	arr = DatumGetArrayTypeP(OidInputFunctionCall(F_ARRAY_IN, p4 ? pnstrdup(p3 + 1, p4 - p3 - 1) : p3 + 1,
+												  INT8OID, -1));
 	v = textfp_int8_set(arr, "fingerprints", &n);
 	if (p4)
 	{
-		arr = DatumGetArrayTypeP(DirectFunctionCall3(array_in, CStringGetDatum(p4 + 1),
-													 ObjectIdGetDatum(INT8OID), Int32GetDatum(-1)));
+		arr = DatumGetArrayTypeP(OidInputFunctionCall(F_ARRAY_IN, p4 + 1, INT8OID, -1));
 		ig = textfp_int8_set(arr, "ignore", &ni);
 	}
 	PG_RETURN_POINTER(make_query(kind, v, n, ig, ni, c, m));
