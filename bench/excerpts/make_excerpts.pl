@@ -41,10 +41,10 @@ seed_rng($ARGV[0] // 22);
 my $DOC = '/usr/share/doc';
 my %LIMITS = (max_chars => 12000, min_chars => { en => 400, zh => 200 });
 
-# Lengths: English in words, Chinese in characters (Han and other non-space).
+# Lengths: English in words, Chinese in characters (spaces kept, so Latin words inside stay apart).
 sub units {
 	my ($lang, $s) = @_;
-	return $lang eq 'en' ? [split /\s+/, $s] : [grep { !/\s/ } split //, $s];
+	return $lang eq 'en' ? [split /\s+/, $s] : [split //, $s];
 }
 sub join_units { my ($lang, $u) = @_; return join($lang eq 'en' ? ' ' : '', @$u); }
 
