@@ -1476,6 +1476,8 @@ CREATE FUNCTION gin_winnow_consistent(internal, smallint, bigint[], integer, int
 	AS 'MODULE_PATHNAME', 'gin_minhash_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION gin_winnow_triconsistent(internal, smallint, bigint[], integer, internal, internal, internal) RETURNS "char"
 	AS 'MODULE_PATHNAME', 'gin_minhash_triconsistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_winnow_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION gin_winnow_extract_value(bigint[], internal, internal)
 	IS 'GIN support: one key per distinct fingerprint';
 COMMENT ON FUNCTION gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal)
@@ -1484,6 +1486,8 @@ COMMENT ON FUNCTION gin_winnow_consistent(internal, smallint, bigint[], integer,
 	IS 'GIN support: enough fingerprints shared';
 COMMENT ON FUNCTION gin_winnow_triconsistent(internal, smallint, bigint[], integer, internal, internal, internal)
 	IS 'GIN support: ternary form of the consistent function';
+COMMENT ON FUNCTION gin_winnow_options(internal)
+	IS 'GIN support: the bits option';
 
 CREATE OPERATOR CLASS gin_winnow_ops
 	FOR TYPE bigint[] USING gin AS
@@ -1493,6 +1497,7 @@ CREATE OPERATOR CLASS gin_winnow_ops
 	FUNCTION 3 gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal),
 	FUNCTION 4 gin_winnow_consistent(internal, smallint, bigint[], integer, internal, internal, internal, internal),
 	FUNCTION 6 gin_winnow_triconsistent(internal, smallint, bigint[], integer, internal, internal, internal),
+	FUNCTION 7 gin_winnow_options(internal),
 	STORAGE bigint;
 COMMENT ON OPERATOR CLASS gin_winnow_ops USING gin
 	IS 'winnowed fingerprints (bigint[]): exact for <@ excerpt_query, one key per fingerprint';
