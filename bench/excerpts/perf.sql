@@ -4,7 +4,8 @@
 -- directions (median and p95 over :'probes' held-out rows) next to a sequential scan, and
 -- single-row inserts (one transaction each) without the index, with it and a pending list
 -- (fastupdate on, the default) and without one.
---   psql -X -v tsv=/path/corpus.tsv -v probes=200 -v inserts=2000 -f perf.sql
+--   psql -X -v tsv=/path/corpus.tsv -v probes=200 -v inserts=2000 [-v bits=24] -f perf.sql
+-- (bits: gin_winnow_ops's option, 64 when not given)
 \set ON_ERROR_STOP on
 \if :{?probes}
 \else
@@ -13,6 +14,10 @@
 \if :{?inserts}
 \else
 \set inserts 2000
+\endif
+\if :{?bits}
+\else
+\set bits 64
 \endif
 SET client_min_messages = warning;
 SET max_parallel_workers_per_gather = 0;
@@ -44,7 +49,7 @@ SELECT pg_temp.per_row('winnow(body)') AS winnow_ms, pg_temp.per_row('minhash(bo
 CREATE TABLE xl AS SELECT id, lang, site, body, winnow(body) AS fp FROM xl_raw WHERE id <= :base_rows;
 ALTER TABLE xl ADD PRIMARY KEY (id);
 SET maintenance_work_mem = '512MB';
-CREATE INDEX xl_fp ON xl USING gin (fp gin_winnow_ops);
+CREATE INDEX xl_fp ON xl USING gin (fp gin_winnow_ops (bits = :bits));
 \timing off
 VACUUM ANALYZE xl;
 SELECT count(*) AS rows, round(avg(cardinality(fp)), 1) AS fingerprints_per_row,
