@@ -11,6 +11,8 @@ CORE_OBJS = \
 	src/core/mem.o \
 	src/core/hash.o \
 	src/core/normalize.o \
+	src/core/zh_convert.o \
+	src/core/zh_mainland_data.o \
 	src/core/tokenize.o \
 	src/core/stopwords.o \
 	src/core/stopwords_data.o \
@@ -24,8 +26,13 @@ CORE_OBJS = \
 	src/core/formats.o \
 	src/core/mih.o \
 	src/core/lsh.o \
+	src/core/lsh_choose.o \
 	src/core/exact.o \
-	src/core/cluster.o
+	src/core/cluster.o \
+	src/core/pinyin.o \
+	src/core/pinyin_reference.o \
+	src/core/sentences.o \
+	src/core/presets.o
 
 OBJS = $(CORE_OBJS) \
 	src/idf_model.o \
@@ -40,6 +47,7 @@ OBJS = $(CORE_OBJS) \
 	src/simhash64_spgist.o \
 	src/simhash64_gin.o \
 	src/simhash64_selfuncs.o \
+	src/simhash64_cost.o \
 	src/options.o \
 	src/minhash_sig.o \
 	src/jaccard_ball.o \
@@ -68,16 +76,19 @@ OBJS = $(CORE_OBJS) \
 	src/dedup_config.o \
 	src/dedup_locks.o \
 	src/exact.o \
-	src/cluster.o
+	src/cluster.o \
+	src/signatures.o \
+	src/presets.o
 
 REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	pipeline_options simhash_agg guc encoding tree_index gin_index selectivity \
 	minhash_type minhash minhash_accuracy minhash_gin minhash_selectivity \
-	options_cache compat_1_0 script_decoys featureless weighting \
-	mih mih_options \
-	minhash_lsh minhash_lsh_gin minhash_lsh_update \
+	options_cache compat_1_0 script_decoys featureless weighting chinese presets \
+	mih mih_options index_choice \
+	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
-	union_find cluster_table cluster_limit stories story_owner plpgsql_decoys plpgsql_lint excerpts
+	union_find cluster_table cluster_limit stories story_owner plpgsql_decoys plpgsql_lint \
+	signatures excerpts
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
@@ -100,7 +111,11 @@ include $(PGXS)
 
 # PGXS does not track headers: every object depends on those it may include.
 $(CORE_OBJS): src/core/tfp_core.h
+src/core/normalize.o src/core/zh_convert.o src/core/zh_mainland_data.o: src/core/tfp_zh.h
 src/core/cluster.o src/cluster.o: src/core/tfp_cluster.h
+src/core/pinyin.o src/core/pinyin_reference.o src/core/sentences.o src/signatures.o: src/core/tfp_sig.h
+src/core/presets.o src/presets.o src/pipeline.o src/minhash_text.o src/options.o: src/core/tfp_presets.h
+src/presets.o src/pipeline.o src/minhash_text.o: src/presets.h
 $(filter-out $(CORE_OBJS),$(OBJS)): src/textfp.h src/selfuncs_common.h src/core/tfp_core.h
 MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan.o src/mihvacuum.o \
 	src/mihwal.o src/mihcost.o src/mihvalidate.o
@@ -146,8 +161,9 @@ UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c test/unit/test_winnow.c \
-		src/core/tfp_cluster.h
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
+		src/core/tfp_cluster.h test/unit/test_zh.c src/core/tfp_zh.h data/opencc/mainland.tsv \
+		test/unit/test_signatures.c src/core/tfp_sig.h test/unit/test_presets.c src/core/tfp_presets.h test/unit/test_winnow.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

@@ -138,11 +138,12 @@ CREATE FUNCTION simhash_features(
 	stopwords text DEFAULT 'builtin',
 	user_stopwords text[] DEFAULT '{}',
 	seed bigint DEFAULT 0,
-	numbers text DEFAULT 'keep')
+	numbers text DEFAULT 'keep',
+	chinese text DEFAULT 'none')
 RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'textfp_simhash_features'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash_features(text, integer, integer, text, boolean, text, text[], bigint, text)
+COMMENT ON FUNCTION simhash_features(text, integer, integer, text, boolean, text, text[], bigint, text, text)
 	IS 'the sorted, distinct feature hashes simhash() weighs under the same options; idf_model() counts them';
 
 CREATE FUNCTION idf_model_trans(internal, bigint[]) RETURNS internal
@@ -198,8 +199,9 @@ COMMENT ON AGGREGATE idf_model(bigint[], integer)
 -- functions are unchanged, so stored fingerprints and indexes stay valid.
 -- Defaults are the 1.0 functions' own.  simhash's overload also takes, last,
 -- numbers ('keep', 'drop' or 'shape' for tokens of digits), keywords (SimHash
--- over the N features of greatest weight; 0 for all) and idf (a model from
--- the idf_model aggregate); their defaults give the 1.0 value.
+-- over the N features of greatest weight; 0 for all), idf (a model from the
+-- idf_model aggregate) and chinese (explained below, regional Chinese);
+-- minhash's takes chinese last.  Their defaults give the 1.0 value.
 
 CREATE FUNCTION simhash(
 	doc text,
@@ -214,12 +216,13 @@ CREATE FUNCTION simhash(
 	seed bigint DEFAULT 0,
 	numbers text DEFAULT 'keep',
 	keywords integer DEFAULT 0,
-	idf idf_model DEFAULT 'none')
+	idf idf_model DEFAULT 'none',
+	chinese text DEFAULT 'none')
 RETURNS simhash64
 	AS 'MODULE_PATHNAME', 'textfp_simhash_text_featureless'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION simhash(text, text, integer, integer, text, boolean, text, text[], text, bigint, text, integer, idf_model)
-	IS 'SimHash of a text''s weighted features; featureless => ''null'' gives NULL for a text without features; numbers, keywords and idf (1.1) choose what weighs';
+COMMENT ON FUNCTION simhash(text, text, integer, integer, text, boolean, text, text[], text, bigint, text, integer, idf_model, text)
+	IS 'SimHash of a text''s weighted features; featureless => ''null'' gives NULL for a text without features; numbers, keywords, idf and chinese (1.1) choose what weighs';
 
 CREATE FUNCTION minhash(
 	doc text,
@@ -232,11 +235,12 @@ CREATE FUNCTION minhash(
 	simplify boolean DEFAULT false,
 	stopwords text DEFAULT 'none',
 	user_stopwords text[] DEFAULT '{}',
-	seed bigint DEFAULT 0)
+	seed bigint DEFAULT 0,
+	chinese text DEFAULT 'none')
 RETURNS minhash_sig
 	AS 'MODULE_PATHNAME', 'textfp_minhash_text_featureless'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION minhash(text, text, integer, text, integer, integer, text, boolean, text, text[], bigint)
+COMMENT ON FUNCTION minhash(text, text, integer, text, integer, integer, text, boolean, text, text[], bigint, text)
 	IS 'MinHash signature of a text''s shingle set; featureless => ''null'' gives NULL for a text without shingles';
 
 CREATE FUNCTION minhash(
@@ -250,6 +254,159 @@ RETURNS minhash_sig
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION minhash(bigint[], text, integer, bigint, text)
 	IS 'MinHash signature of a set of 64-bit shingle hashes; featureless => ''null'' gives NULL for an empty set';
+
+-- =========================================================================
+-- Regional Chinese: Taiwan and Hong Kong words to mainland ones
+-- =========================================================================
+-- chinese => 'mainland' converts Taiwan and Hong Kong Traditional Chinese to
+-- mainland Simplified word by word (軟體 -> 软件, 檔案 -> 文件), not only
+-- character by character as simplify => true does, through a table frozen
+-- from OpenCC 1.1.6's dictionaries (src/core/zh_mainland_data.c; its digest
+-- is part of the pipeline identity, so a minhash_sig says which table made
+-- it).  'none', the default, changes nothing.  A value names one table for
+-- good: newer data would come as a new value.  It is a text rather than a
+-- boolean so that more targets and tables can come as values, and so that a
+-- named set of options (a preset) can carry it like tokenizer or stopwords.
+-- simhash() and minhash() take it last in their featureless forms (above);
+-- shingles(), textfp_features() and textfp_normalize() get forms that take
+-- it second, required, beside 1.0's, whose calls it cannot capture but for
+-- a quoted literal in second place (textfp_normalize(doc, 'true')), which
+-- PostgreSQL now resolves to the text parameter.
+
+CREATE FUNCTION shingles(
+	doc text,
+	chinese text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 2,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'none',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_shingles_chinese'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shingles(text, text, integer, integer, text, boolean, text, text[], bigint)
+	IS 'the sorted, distinct shingle hashes minhash() uses, with chinese => ''mainland'' or ''none''';
+
+CREATE FUNCTION textfp_features(
+	doc text,
+	chinese text,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 1,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'builtin',
+	user_stopwords text[] DEFAULT '{}',
+	weighting text DEFAULT 'tf',
+	seed bigint DEFAULT 0,
+	OUT feature text,
+	OUT hash bigint,
+	OUT weight double precision)
+RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_features_chinese'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_features(text, text, integer, integer, text, boolean, text, text[], text, bigint)
+	IS 'the features simhash() sums, with chinese => ''mainland'' or ''none''';
+
+CREATE FUNCTION textfp_normalize(doc text, chinese text, simplify boolean DEFAULT false)
+RETURNS text
+	AS 'MODULE_PATHNAME', 'textfp_normalize_chinese'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_normalize(text, text, boolean)
+	IS 'the text as the pipeline sees it, with chinese => ''mainland'' or ''none''';
+
+CREATE FUNCTION textfp_chinese_tables(OUT chinese text, OUT name text, OUT sha256 text)
+RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_chinese_tables'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1;
+COMMENT ON FUNCTION textfp_chinese_tables()
+	IS 'the frozen table behind each value of chinese: its name and the SHA-256 of its entries';
+
+-- =========================================================================
+-- Presets: named, frozen option sets with their measured thresholds
+-- =========================================================================
+-- A preset is a method, every pipeline option and the threshold chosen with
+-- them on three evaluation sets (docs/quality.md, bench/presets/); the table
+-- is src/core/presets.c, the one source these functions, textfp_presets()
+-- and the table registration read.  A preset's definition never changes:
+-- stored fingerprints and indexes hold what it computes, so a better one
+-- comes under a new name.  Under a preset a text without features gives
+-- NULL.  textfp_preset is a type of its own, in the user-defined category,
+-- not text: a quoted literal in second place, as in simhash(body, 'null'),
+-- keeps resolving to the text parameter of the featureless overloads
+-- (PostgreSQL prefers the string category for an unknown literal), so a
+-- preset is named (preset => 'minhash_v1') or cast
+-- ('minhash_v1'::textfp_preset).  It holds the preset's frozen number and
+-- reads and writes its name; it has no operators (keep names as text in
+-- tables).
+
+CREATE TYPE textfp_preset;
+CREATE FUNCTION textfp_preset_in(cstring) RETURNS textfp_preset
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION textfp_preset_out(textfp_preset) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION textfp_preset_recv(internal) RETURNS textfp_preset
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION textfp_preset_send(textfp_preset) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION textfp_preset_in(cstring) IS 'textfp_preset text input: a preset''s name';
+COMMENT ON FUNCTION textfp_preset_out(textfp_preset) IS 'textfp_preset text output: the preset''s name';
+COMMENT ON FUNCTION textfp_preset_recv(internal) IS 'textfp_preset binary input: the name';
+COMMENT ON FUNCTION textfp_preset_send(textfp_preset) IS 'textfp_preset binary output: the name';
+CREATE TYPE textfp_preset (
+	INPUT = textfp_preset_in,
+	OUTPUT = textfp_preset_out,
+	RECEIVE = textfp_preset_recv,
+	SEND = textfp_preset_send,
+	INTERNALLENGTH = 4,
+	PASSEDBYVALUE,
+	ALIGNMENT = int4,
+	CATEGORY = 'U');
+COMMENT ON TYPE textfp_preset
+	IS 'the name of a textfp preset (textfp_presets() lists them): a frozen set of options for simhash() or minhash()';
+
+CREATE FUNCTION simhash(doc text, preset textfp_preset, idf idf_model DEFAULT 'none')
+RETURNS simhash64
+	AS 'MODULE_PATHNAME', 'textfp_simhash_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash(text, textfp_preset, idf_model)
+	IS 'SimHash of a text under a preset (NULL for a text without features); idf: the collection''s model, for a preset that weighs by one';
+
+CREATE FUNCTION minhash(doc text, preset textfp_preset)
+RETURNS minhash_sig
+	AS 'MODULE_PATHNAME', 'textfp_minhash_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION minhash(text, textfp_preset)
+	IS 'MinHash signature of a text under a preset (NULL for a text without shingles)';
+
+CREATE FUNCTION simhash_features(doc text, preset textfp_preset)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_simhash_features_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION simhash_features(text, textfp_preset)
+	IS 'the feature hashes a SimHash preset weighs: idf_model(simhash_features(doc, preset => ...)) is its model';
+
+CREATE FUNCTION shingles(doc text, preset textfp_preset)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_shingles_preset'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION shingles(text, textfp_preset)
+	IS 'the shingle hashes a MinHash preset signs (sorted, distinct)';
+
+CREATE FUNCTION textfp_presets(
+	OUT name text,
+	OUT method text,
+	OUT recommended boolean,
+	OUT threshold double precision,
+	OUT options jsonb,
+	OUT expression text,
+	OUT description text)
+RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_presets'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 3;
+COMMENT ON FUNCTION textfp_presets()
+	IS 'every preset: its method, whether it is the one recommended for its method, its threshold (Hamming radius or Jaccard), its options, the call it equals, and what it is for';
 
 -- =========================================================================
 -- minhash_sig ordering: btree for sorting, DISTINCT and unique indexes
@@ -1343,6 +1500,39 @@ $$;
 COMMENT ON FUNCTION match_scores(regclass, integer)
 	IS 'distribution of match scores in <table>_matches: pairs per Hamming distance (simhash64) or per Jaccard bucket (minhash_sig)';
 
+-- ---------------------------------------------------------------------------
+-- Set signatures (1.1): sorted, distinct bigint[] values compared by how many
+-- two texts share.  A GIN index with the stock array_ops class serves &&; the
+-- matching rule is `a && b AND signature_overlap(a, b) >= m`.  Both are
+-- IMMUTABLE for expression indexes: their ICU dependencies (Han-Latin data,
+-- sentence break rules) are documented in reference.md's stability section.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION pinyin_signature(doc text, window_size integer DEFAULT 16)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_pinyin_signature'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION pinyin_signature(text, integer)
+	IS 'pinyin first-letter signature of a text''s Han characters: windows of letter frequencies against a frozen reference, two windows a value; ''{}'' for fewer than window_size / 2 Han characters';
+
+CREATE FUNCTION pinyin_letters(doc text) RETURNS text
+	AS 'MODULE_PATHNAME', 'textfp_pinyin_letters'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION pinyin_letters(text)
+	IS 'the pinyin first letters pinyin_signature reads: one letter a Han character (ICU Han-Latin), other characters left out';
+
+CREATE FUNCTION sentence_signature(doc text, k integer DEFAULT 8, min_length integer DEFAULT 10)
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_sentence_signature'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+COMMENT ON FUNCTION sentence_signature(text, integer, integer)
+	IS 'hashes of a text''s k longest distinct sentences (at least min_length letters), sorted; fewer for fewer sentences';
+
+CREATE FUNCTION signature_overlap(a bigint[], b bigint[]) RETURNS integer
+	AS 'MODULE_PATHNAME', 'textfp_signature_overlap'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION signature_overlap(bigint[], bigint[])
+	IS 'number of distinct values two signatures share';
 -- ===== issue 22: excerpts (winnowed fingerprints and containment) =====
 -- docs/excerpts.md.  winnow(doc) keeps, of every window of `window`
 -- consecutive shingle hashes, the smallest (Schleimer, Wilkerson and Aiken
@@ -1367,11 +1557,12 @@ CREATE FUNCTION winnow(
 	simplify boolean DEFAULT false,
 	stopwords text DEFAULT 'none',
 	user_stopwords text[] DEFAULT '{}',
-	seed bigint DEFAULT 0)
+	seed bigint DEFAULT 0,
+	chinese text DEFAULT 'none')
 RETURNS bigint[]
 	AS 'MODULE_PATHNAME', 'textfp_winnow'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION winnow(text, integer, integer, integer, text, boolean, text, text[], bigint)
+COMMENT ON FUNCTION winnow(text, integer, integer, integer, text, boolean, text, text[], bigint, text)
 	IS 'winnowed fingerprints of a text''s shingles (the least hash of every window of shingles), sorted, without repeats';
 
 CREATE FUNCTION containment(a bigint[], b bigint[]) RETURNS float8

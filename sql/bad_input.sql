@@ -142,10 +142,23 @@ SELECT * FROM bin_sig;
 SELECT * FROM bin_ball;
 SELECT * FROM bin_jball;
 
+CREATE FUNCTION pg_temp.input_error(ty text, val text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('SELECT %L::%s', val, ty);
+	RETURN 'accepted';
+EXCEPTION WHEN OTHERS THEN
+	RETURN SQLERRM;
+END $$;
+
 -- 7. featureless texts: NULL on request, never an error
 SELECT simhash(t, featureless => 'null') IS NULL AS null_fp, minhash(t, featureless => 'null') IS NULL AS null_sig
 FROM (VALUES (''), ('!!! ??? ...'), ('🎉🎉'), ('the and of')) v(t);
 SELECT simhash_agg(h, w) IS NULL AS agg_of_nothing FROM (VALUES (NULL::bigint, 1.0)) v(h, w);
+
+-- a malformed value of megabytes is quoted in the message by its start and length
+SELECT length(m) < 300 AS short_message, m ~ '\(10000001 bytes\)' AS says_length
+FROM (VALUES ('simhash64'), ('hamming_ball'), ('minhash_sig'), ('jaccard_ball'), ('lsh_query')) t(ty),
+	LATERAL (SELECT pg_temp.input_error(ty, 'x' || repeat('z', 10000000)) AS m) e;
 
 -- the session is still fine
 SELECT simhash('still here') IS NOT NULL AS alive;

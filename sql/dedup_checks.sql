@@ -110,11 +110,11 @@ BEGIN;
 CREATE OR REPLACE FUNCTION simhash(doc text, featureless text, ngram integer DEFAULT 2, shingle integer DEFAULT 1,
 	tokenizer text DEFAULT 'ngram', simplify boolean DEFAULT false, stopwords text DEFAULT 'builtin',
 	user_stopwords text[] DEFAULT '{}', weighting text DEFAULT 'tf', seed bigint DEFAULT 7,
-	numbers text DEFAULT 'keep', keywords integer DEFAULT 0, idf idf_model DEFAULT 'none')
+	numbers text DEFAULT 'keep', keywords integer DEFAULT 0, idf idf_model DEFAULT 'none', chinese text DEFAULT 'none')
 RETURNS simhash64 AS '$libdir/textfp', 'textfp_simhash_text_featureless' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION minhash(doc text, featureless text, k integer DEFAULT 32, method text DEFAULT 'oph',
 	ngram integer DEFAULT 2, shingle integer DEFAULT 2, tokenizer text DEFAULT 'ngram', simplify boolean DEFAULT false,
-	stopwords text DEFAULT 'none', user_stopwords text[] DEFAULT '{}', seed bigint DEFAULT 7)
+	stopwords text DEFAULT 'none', user_stopwords text[] DEFAULT '{}', seed bigint DEFAULT 7, chinese text DEFAULT 'none')
 RETURNS minhash_sig AS '$libdir/textfp', 'textfp_minhash_text_featureless' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE TABLE sd (id int PRIMARY KEY, body text, fp simhash64, sig minhash_sig);
 CREATE INDEX ON sd USING mih (fp);
@@ -160,3 +160,28 @@ SELECT id, fp = simhash(body, 'null', ngram => 3, shingle => 2, tokenizer => 'ng
                         user_stopwords => '{storm,bridge}', weighting => 'binary', seed => -5) AS same
 FROM opt ORDER BY id;
 DROP TABLE opt, texts;
+
+-- scope and key that guard nothing: an empty scope name, a column named
+-- twice, the fingerprint or the text column as the key
+CREATE TABLE sk (id int PRIMARY KEY, site int, body text, fp simhash64);
+CREATE INDEX ON sk USING mih (fp);
+CREATE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope=,');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope=site, ');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope=site,site');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=fp', 'threshold=3');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=body', 'threshold=3');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+-- a scope with spaces around its names is fine
+CREATE OR REPLACE TRIGGER d BEFORE INSERT OR UPDATE ON sk FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=3', 'scope= site ');
+INSERT INTO sk VALUES (1, 1, 'a text about the weather');
+DROP TABLE sk;

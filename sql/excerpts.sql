@@ -26,6 +26,13 @@ SELECT round(containment(winnow(src), winnow(host))::numeric, 4) AS source_in_ho
        winnow(host) <@ quoting(winnow(src)) AS host_is_quoting,
        quoting(winnow(src)) @> winnow(host) AS commuted
 FROM t;
+-- a Taiwan reprint of a mainland text: nothing shared as written, all of it
+-- with chinese => 'mainland' (the pipeline's regional conversion, last argument)
+WITH t(cn, tw) AS (VALUES ('新闻稿：这个软件可以打开文件并保存到服务器上，用户不需要安装其他程序就能使用全部功能。',
+                           '這個軟體可以開啟檔案並儲存到伺服器上，使用者不需要安裝其他程式就能使用全部功能。'))
+SELECT containment(winnow(tw), winnow(cn)) AS as_written,
+       containment(winnow(tw, chinese => 'mainland'), winnow(cn, chinese => 'mainland')) AS mainland
+FROM t;
 -- containment counts distinct values, in any order; an empty first argument gives 0
 SELECT containment('{3,1,2,2}', '{2,3,9}'), containment('{}', '{1}'), containment('{1}', '{}');
 
@@ -217,6 +224,7 @@ CREATE INDEX ON ex USING gin (fp gin_winnow_ops (bits = 65));
 SELECT winnow('a b c', "window" => 0);
 SELECT winnow('a b c', "window" => 257);
 SELECT winnow('a b c', shingle => 0);
+SELECT winnow('a b c', chinese => 'martian');
 SELECT quoted_in('{1,NULL}');
 SELECT quoted_in('{{1,2},{3,4}}');
 SELECT quoted_in('{1}', 'NaN');

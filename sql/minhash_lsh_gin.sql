@@ -183,5 +183,28 @@ SELECT opcname, opcdefault, amvalidate(opc.oid)
 FROM pg_opclass opc JOIN pg_am am ON am.oid = opcmethod
 WHERE opcname LIKE 'gin_minhash%' ORDER BY 1;
 
+-- a banding wider than the signatures: each is keyed on the bands it has
+-- room for (here 64 of 200), and a query of those bands still uses the index
+CREATE TABLE lgk (s minhash_sig);
+INSERT INTO lgk SELECT minhash('a few words to sign ' || n) FROM generate_series(1, 20) n;
+CREATE INDEX lgk_wide ON lgk USING gin (s gin_minhash_lsh_ops (bands = 200, rows = 2));
+SET enable_seqscan = off;
+CREATE FUNCTION pg_temp.plan_uses(q text, idx text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+		IF line LIKE '%Index Scan on ' || idx || '%' THEN
+			RETURN true;
+		END IF;
+	END LOOP;
+	RETURN false;
+END $$;
+SELECT pg_temp.plan_uses($$SELECT count(*) FROM lgk WHERE s @@ lsh_query(minhash('a few words to sign 7'), 64, 2, 1)$$, 'lgk_wide') AS index_used;
+SELECT count(*) FROM lgk WHERE s @@ lsh_query(minhash('a few words to sign 7'), 64, 2, 1);
+RESET enable_seqscan;
+SELECT count(*) FROM lgk WHERE s @@ lsh_query(minhash('a few words to sign 7'), 64, 2, 1);
+DROP TABLE lgk;
+
 DROP TABLE lg, lg2, lg3, lgq, lgb;
 DROP FUNCTION lsh_run_queries(), lsh_compare_with_seq(), lsh_compare_options(text), lg2_answers();

@@ -8,15 +8,18 @@
  * read a value as a fingerprint, they compare types and functions against
  * these OIDs, found through the extension (so a relocated schema is fine and
  * a same-named object elsewhere is not ours).  Cached per backend; any
- * change to pg_type, pg_proc or pg_extension drops the cache.
+ * change to pg_type, pg_proc, pg_opfamily or pg_extension drops the cache.
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
 #include "catalog/dependency.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_opfamily.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "commands/extension.h"
 #include "nodes/makefuncs.h"
 #include "nodes/value.h"
@@ -66,6 +69,18 @@ own_function(Oid extoid, const char *nspname, const char *name, int nargs, const
 	return fn;
 }
 
+/* The OID of an operator family of ours of access method am, or InvalidOid. */
+static Oid
+own_opfamily(Oid extoid, const char *nspname, Oid am, const char *name)
+{
+	Oid			fam = get_opfamily_oid(am, list_make2(makeString(pstrdup(nspname)),
+													  makeString(pstrdup(name))), true);
+
+	if (!OidIsValid(fam) || getExtensionOfObject(OperatorFamilyRelationId, fam) != extoid)
+		return InvalidOid;
+	return fam;
+}
+
 /* The schema the extension lives in (get_extension_schema is static in 15). */
 static Oid
 extension_schema(Oid extoid)
@@ -100,6 +115,7 @@ textfp_objects(void)
 		CacheRegisterSyscacheCallback(TYPEOID, invalidate, (Datum) 0);
 		CacheRegisterSyscacheCallback(PROCOID, invalidate, (Datum) 0);
 		CacheRegisterSyscacheCallback(EXTENSIONOID, invalidate, (Datum) 0);
+		CacheRegisterSyscacheCallback(OPFAMILYOID, invalidate, (Datum) 0);
 		callbacks_registered = true;
 	}
 	memset(&cached, 0, sizeof(cached));
@@ -132,6 +148,10 @@ textfp_objects(void)
 
 		cached.lsh_query_fn = own_function(extoid, nspname, "lsh_query", 4, lsh_args);
 	}
+
+	cached.gist_simhash64_family = own_opfamily(extoid, nspname, GIST_AM_OID, "gist_simhash64_ops");
+	cached.spgist_simhash64_family = own_opfamily(extoid, nspname, SPGIST_AM_OID, "spgist_simhash64_ops");
+	cached.gin_simhash64_family = own_opfamily(extoid, nspname, GIN_AM_OID, "gin_simhash64_ops");
 
 	cached.valid = OidIsValid(cached.simhash64) && OidIsValid(cached.hamming_ball) &&
 		OidIsValid(cached.minhash_sig) && OidIsValid(cached.jaccard_ball) &&

@@ -682,6 +682,10 @@ build_config(DedupConfig *c, TriggerData *td)
 	c->fp_domain = column_domain(desc, c->fp_att);
 	/* the key is read only in stored rows: it may be a generated column */
 	c->key_att = column(c, desc, "key", key_col);
+	if (c->key_att == c->fp_att || c->key_att == c->text_att)
+		bad_trigger(c, psprintf("key column \"%s\" is the %s column.", key_col,
+								c->key_att == c->fp_att ? "fingerprint" : "text"),
+					"The key names the existing row a new one is near: a column that identifies rows, such as the primary key.");
 	c->key_type = TupleDescAttr(desc, c->key_att - 1)->atttypid;
 	get_typlenbyval(c->key_type, &c->key_len, &c->key_byval);
 	keytc = lookup_type_cache(c->key_type, TYPECACHE_LT_OPR | TYPECACHE_EQ_OPR);
@@ -745,23 +749,35 @@ build_config(DedupConfig *c, TriggerData *td)
 
 	/* scope columns, comma-separated */
 	c->nscope = 0;
-	if (scope != NULL && scope[0] != '\0')
+	if (scope != NULL)
 	{
 		char	   *s = pstrdup(scope);
-		char	   *tok;
-		char	   *save;
+		char	   *tok = s;
 
-		for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		/* every name between commas, none empty: "scope=," guards nothing */
+		for (;;)
 		{
 			AttrNumber	att;
 			Form_pg_attribute a;
 			TypeCacheEntry *tc;
+			char	   *comma = strchr(tok, ',');
+			char	   *end;
 
+			if (comma)
+				*comma = '\0';
 			while (*tok == ' ')
 				tok++;
+			for (end = tok + strlen(tok); end > tok && end[-1] == ' '; end--)
+				end[-1] = '\0';
+			if (*tok == '\0')
+				bad_trigger(c, psprintf("scope \"%s\" has an empty column name.", scope),
+							"scope is a comma-separated list of columns; leave it out for one scope over the whole table.");
 			if (c->nscope == DEDUP_MAX_SCOPE)
 				bad_trigger(c, psprintf("at most %d scope columns.", DEDUP_MAX_SCOPE), NULL);
 			att = plain_column(c, desc, "scope", tok, false);
+			for (int i = 0; i < c->nscope; i++)
+				if (c->scope_att[i] == att)
+					bad_trigger(c, psprintf("scope column \"%s\" is named twice.", tok), NULL);
 			a = TupleDescAttr(desc, att - 1);
 			tc = lookup_type_cache(a->atttypid, TYPECACHE_EQ_OPR | TYPECACHE_HASH_PROC_FINFO);
 			if (!OidIsValid(tc->eq_opr) || !OidIsValid(tc->hash_proc))
@@ -770,6 +786,9 @@ build_config(DedupConfig *c, TriggerData *td)
 			fmgr_info_cxt(tc->hash_proc, &c->scope_hash[c->nscope], c->cxt);
 			c->scope_coll[c->nscope] = a->attcollation;
 			c->nscope++;
+			if (comma == NULL)
+				break;
+			tok = comma + 1;
 		}
 	}
 

@@ -44,13 +44,13 @@ hamming_ball_in(PG_FUNCTION_ARGS)
 			TFP_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 							 errmsg("hamming_ball radius must be between 0 and %d: \"%s\"",
-									HAMMING_BALL_MAX_RADIUS, str)));
+									HAMMING_BALL_MAX_RADIUS, textfp_input_excerpt(str))));
 			break;
 		default:
 			TFP_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 							 errmsg("invalid input syntax for type %s: \"%s\"",
-									"hamming_ball", str),
+									"hamming_ball", textfp_input_excerpt(str)),
 							 errdetail("A hamming_ball is 16 hexadecimal digits, \"/\" and a radius from 0 to %d.",
 									   HAMMING_BALL_MAX_RADIUS)));
 	}

@@ -43,12 +43,12 @@ jaccard_ball_in(PG_FUNCTION_ARGS)
 		case TFP_FORM_THRESHOLD:
 			TFP_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-							 errmsg("jaccard_ball threshold must be between 0 and 1, got %s", slash + 1)));
+							 errmsg("jaccard_ball threshold must be between 0 and 1, got %s", textfp_input_excerpt(slash + 1))));
 			PG_RETURN_NULL();
 		default:
 			TFP_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-							 errmsg("invalid input syntax for type %s: \"%s\"", "jaccard_ball", str),
+							 errmsg("invalid input syntax for type %s: \"%s\"", "jaccard_ball", textfp_input_excerpt(str)),
 							 errdetail("A jaccard_ball is written signature/threshold, the threshold a number from 0 to 1.")));
 			PG_RETURN_NULL();	/* soft error (PostgreSQL 16 and later) */
 	}

@@ -105,7 +105,7 @@ lsh_query_in(PG_FUNCTION_ARGS)
 		!tfp_lsh_parse_params(slash + 1, strlen(slash + 1), &bands, &rows, &min_bands))
 		TFP_INPUT_ERROR(fcinfo,
 						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						 errmsg("invalid input syntax for type %s: \"%s\"", "lsh_query", str),
+						 errmsg("invalid input syntax for type %s: \"%s\"", "lsh_query", textfp_input_excerpt(str)),
 						 errdetail("An lsh_query is written signature/bands=B,rows=R,min_bands=M.")));
 	sig = DatumGetMinhashSigP(DirectFunctionCall3(minhash_sig_in,
 												  CStringGetDatum(pnstrdup(str, slash - str)),

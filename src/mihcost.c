@@ -2,33 +2,31 @@
  * mihcost.c: the planner's cost of a mih index scan.
  *
  * The scan's own plan (tfp_mih_plan_query, the same call the scan makes)
- * gives the buckets it probes and the candidates it verifies for the query's
- * radius, with the index's m and row count: each probe is a bucket page read
+ * gives the buckets it probes in each table and the candidates it verifies
+ * for the query's radius (simhash64_path_radius: the constant radius of
+ * hamming_ball(q, r), the setting for % or when the plan cannot know it),
+ * with the index's m and row count.  Pages are random reads
  * (random_page_cost, less for repeated scans such as the inner side of a
- * nested loop, where the pages stay cached: index_pages_fetched), each
- * candidate a popcount (a tenth of cpu_operator_cost), each answer an index
- * tuple.  A full pass (large radii) reads one table's pages in order.  The
- * selectivity is the operators' own estimate (genericcostestimate, which
- * calls simhash64_hamming_sel).  So the planner takes the index where
- * probing is cheap and a sequential scan where the answer is a large share
- * of the table.
- *
- * Nothing in the path is trusted: a clause counts only when its operator is
- * one of the index's operator family with a known strategy, and the radius
- * of <@ is read only from a constant of textfp's own hamming_ball type or
- * from textfp's own hamming_ball(fp, constant) constructor (by OID, found
- * through the extension: catalog.c).  Any other clause leaves the radius at
- * textfp.hamming_threshold.
+ * nested loop, where the pages stay cached: index_pages_fetched): the
+ * directory and bucket pages the probes land on, counted as the scan meets
+ * them (a page holds a run of consecutive buckets, so probes that differ
+ * only in a substring's low bits share one); each candidate is a popcount (a
+ * tenth of cpu_operator_cost), each answer an index tuple.  A full pass
+ * (large radii) reads one table's pages in order.  The selectivity is the
+ * operators' own estimate (genericcostestimate, which calls
+ * simhash64_hamming_sel).  So the planner takes the index where probing is
+ * cheap and a sequential scan where the answer is a large share of the
+ * table; GiST, SP-GiST and GIN scans are costed on the same terms
+ * (simhash64_cost.c).
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/relation.h"
-#include "catalog/pg_type.h"
-#include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
-#include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 
 #include "mih.h"
@@ -37,72 +35,48 @@
 /* A candidate's popcount against one operator call through fmgr. */
 #define MIH_CANDIDATE_COST_FACTOR 0.1
 
-static int
-clamp_radius(int32 r)
+/* sum_{j <= t} C(n, j): the points within t of one in n bits */
+static double
+ball_int(int n, int t)
 {
-	return r < 0 ? 0 : Min(r, SIMHASH_BITS);
+	double		sum = 0,
+				term = 1;
+
+	for (int j = 0; j <= Min(t, n); j++)
+	{
+		sum += term;
+		term *= (double) (n - j) / (j + 1);
+	}
+	return sum;
 }
 
-/* The radius of an index clause, or -1 when the plan cannot know it. */
-static int
-clause_radius(PlannerInfo *root, IndexOptInfo *info, Expr *clause)
+/* The same for a real n >= 0, interpolated between whole numbers of bits. */
+static double
+ball(double n, int t)
 {
-	OpExpr	   *op;
-	int			strategy;
-	Oid			lefttype,
-				righttype;
-	Node	   *right;
-	const TextfpObjects *own = textfp_objects();
+	int			lo = (int) floor(n);
 
-	if (!IsA(clause, OpExpr))
-		return -1;
-	op = (OpExpr *) clause;
-	if (list_length(op->args) != 2)
-		return -1;
-	strategy = get_op_opfamily_strategy(op->opno, info->opfamily[0]);
-	if (strategy < 1 || strategy > MIH_NSTRATEGIES)
-		return -1;
-	get_op_opfamily_properties(op->opno, info->opfamily[0], false,
-							   &strategy, &lefttype, &righttype);
-	switch (strategy)
-	{
-		case SIMHASH_EQ_STRATEGY:
-			return 0;
-		case SIMHASH_NEAR_STRATEGY:
-			return clamp_radius(textfp_hamming_threshold);
-		case SIMHASH_WITHIN_STRATEGY:
-			if (own == NULL || righttype != own->hamming_ball)
-				return -1;
-			break;
-		default:
-			return -1;
-	}
-	right = estimate_expression_value(root, (Node *) lsecond(op->args));
-	if (exprType(right) != righttype)
-		return -1;
-	if (IsA(right, Const))
-	{
-		Const	   *c = (Const *) right;
+	return ball_int(lo, t) + (n - lo) * (ball_int(lo + 1, t) - ball_int(lo, t));
+}
 
-		if (c->constisnull)
-			return 0;			/* no row matches */
-		if (c->consttype != righttype || c->constlen != sizeof(HammingBall) || c->constbyval)
-			return -1;
-		return clamp_radius(((HammingBall *) DatumGetPointer(c->constvalue))->radius);
-	}
-	if (IsA(right, FuncExpr))
-	{
-		FuncExpr   *f = (FuncExpr *) right;
-		Node	   *rad;
+/*
+ * Pages one table's probes of radius t read, of its `pages` bucket pages and
+ * `dir` directory pages.  A page holds a run of consecutive buckets, so the
+ * probes that differ from the query only in the low bits of the substring
+ * share it: the pages read are the ball of radius t in the bits that choose
+ * the page.  Buckets larger than a page read their chains.
+ */
+static double
+table_pages(int width, int t, double pages, double dir)
+{
+	double		buckets = ldexp(1.0, width);
+	double		data;
 
-		if (list_length(f->args) != 2 || f->funcid != own->hamming_ball_fn)
-			return -1;
-		rad = (Node *) lsecond(f->args);
-		if (IsA(rad, Const) && ((Const *) rad)->consttype == INT4OID)
-			return ((Const *) rad)->constisnull ? 0 :
-				clamp_radius(DatumGetInt32(((Const *) rad)->constvalue));
-	}
-	return -1;
+	if (pages >= buckets)
+		data = (double) tfp_mih_ball_size(width, t) * pages / buckets;
+	else
+		data = Min(pages, ball(log2(pages), t));
+	return data + Min(dir, ball(Max(0.0, log2(dir)), t));
 }
 
 void
@@ -113,8 +87,8 @@ mih_cost_estimate(PlannerInfo *root, IndexPath *path, double loop_count,
 {
 	IndexOptInfo *info = path->indexinfo;
 	GenericCosts costs;
-	int			radius = -1;
-	ListCell   *lc;
+	int			radius;
+	bool		any;
 	Relation	index;
 	tfp_mih_layout layout;
 	tfp_mih_plan plan;
@@ -125,23 +99,7 @@ mih_cost_estimate(PlannerInfo *root, IndexPath *path, double loop_count,
 
 	MemSet(&costs, 0, sizeof(costs));
 	genericcostestimate(root, path, loop_count, &costs);
-
-	foreach(lc, path->indexclauses)
-	{
-		IndexClause *iclause = lfirst_node(IndexClause, lc);
-		ListCell   *lc2;
-
-		foreach(lc2, iclause->indexquals)
-		{
-			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
-			int			r = clause_radius(root, info, rinfo->clause);
-
-			if (r >= 0 && (radius < 0 || r < radius))
-				radius = r;
-		}
-	}
-	if (radius < 0)
-		radius = clamp_radius(textfp_hamming_threshold);
+	radius = simhash64_path_radius(root, path, &any);
 
 	index = index_open(info->indexoid, NoLock);
 	layout = mih_get_meta(index)->layout;
@@ -156,8 +114,20 @@ mih_cost_estimate(PlannerInfo *root, IndexPath *path, double loop_count,
 	}
 	else
 	{
-		pages = Min((double) Max(info->pages, 1),
-					plan.probes + plan.candidates / MIH_PAGE_CAPACITY);
+		double		dir[TFP_MIH_M_MAX];
+		double		data = (double) info->pages - 1;	/* less the metapage */
+
+		for (int i = 0; i < layout.m; i++)
+		{
+			dir[i] = ceil(ldexp(1.0, layout.width[i]) / MIH_DIR_ENTRIES);
+			data -= dir[i];
+		}
+		data = Max(1.0, data / layout.m);
+		pages = 0;
+		for (int i = 0; i < layout.m; i++)
+			if (plan.t[i] >= 0)
+				pages += table_pages(layout.width[i], plan.t[i], data, dir[i]);
+		pages = Min(pages, (double) Max(info->pages, 1));
 		if (loop_count > 1)
 			io = index_pages_fetched(pages * loop_count, (BlockNumber) Max(info->pages, 1),
 									 (double) Max(info->pages, 1), root) *

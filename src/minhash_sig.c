@@ -86,7 +86,7 @@ minhash_sig_check_pair(const MinhashSig *a, const MinhashSig *b)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("cannot compare minhash signatures made with different pipeline options: %08x and %08x",
 						a->pipeline, b->pipeline),
-				 errdetail("The options that decide the shingles (ngram, shingle, tokenizer, simplify, stopwords, user_stopwords) differ, or one signature was made from caller-made shingles (pipeline 00000000)."),
+				 errdetail("The options that decide the shingles (ngram, shingle, tokenizer, simplify, chinese, stopwords, user_stopwords) differ, or one signature was made from caller-made shingles (pipeline 00000000)."),
 				 errhint("Compute both signatures with the same options.")));
 }
 
@@ -146,14 +146,14 @@ minhash_sig_in(PG_FUNCTION_ARGS)
 		case TFP_FORM_DIGITS:
 			TFP_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-							 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", str),
+							 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", textfp_input_excerpt(str)),
 							 errdetail("Expected %d hexadecimal digits for k = %d values, found " INT64_FORMAT ".",
 									   h.k * 8, h.k, found)));
 			PG_RETURN_NULL();
 		default:
 			TFP_INPUT_ERROR(fcinfo,
 							(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-							 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", str),
+							 errmsg("invalid input syntax for type %s: \"%s\"", "minhash_sig", textfp_input_excerpt(str)),
 							 errdetail(SIG_SYNTAX_DETAIL)));
 			PG_RETURN_NULL();	/* soft error (PostgreSQL 16 and later) */
 	}

@@ -15,6 +15,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "presets.h"
 #include "textfp.h"
 
 static tfp_minhash_method
@@ -57,17 +58,18 @@ textfp_minhash_doc(text *doc, const tfp_options *opts, uint32 pipeline_id, int k
 
 /*
  * minhash(doc, k, method, <pipeline options>) and, from 1.1, minhash(doc,
- * featureless, k, method, <options>): with featureless => 'null' a text
- * without shingles gives NULL instead of the empty set's signature (every
- * value ffffffff), which 1.0's function gives for all of them.  k is at
- * argument k_arg, the options follow method.
+ * featureless, k, method, <options>, chinese): with featureless => 'null' a
+ * text without shingles gives NULL instead of the empty set's signature
+ * (every value ffffffff), which 1.0's function gives for all of them.  k is
+ * at argument k_arg, the options follow method; chinese_arg is -1 in 1.0's
+ * form.
  */
 static Datum
-minhash_text(FunctionCallInfo fcinfo, int k_arg, bool null_if_featureless)
+minhash_text(FunctionCallInfo fcinfo, int k_arg, int chinese_arg, bool null_if_featureless)
 {
 	int32		k = PG_GETARG_INT32(k_arg);
 	tfp_minhash_method method = parse_method(PG_GETARG_TEXT_PP(k_arg + 1));
-	const TextfpOptions *o = textfp_get_options(fcinfo, k_arg + 2, false);
+	const TextfpOptions *o = textfp_get_options(fcinfo, k_arg + 2, false, chinese_arg);
 	MinhashSig *sig;
 	size_t		nfeatures;
 
@@ -82,14 +84,15 @@ PG_FUNCTION_INFO_V1(textfp_minhash_text);
 Datum
 textfp_minhash_text(PG_FUNCTION_ARGS)
 {
-	return minhash_text(fcinfo, 1, false);
+	return minhash_text(fcinfo, 1, -1, false);
 }
 
 PG_FUNCTION_INFO_V1(textfp_minhash_text_featureless);
 Datum
 textfp_minhash_text_featureless(PG_FUNCTION_ARGS)
 {
-	return minhash_text(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
+	/* doc, featureless, k, method, 7 options, chinese */
+	return minhash_text(fcinfo, 2, 11, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
 /* The elements of a one-dimensional bigint[] without nulls, as uint64. */
@@ -180,13 +183,10 @@ int8_array(const uint64 *v, size_t n)
 	return construct_array(d, (int) n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
 }
 
-/* shingles(doc, <pipeline options>): sorted as bigint, distinct */
-PG_FUNCTION_INFO_V1(textfp_shingles);
-Datum
-textfp_shingles(PG_FUNCTION_ARGS)
+/* The shingle hashes of doc under opts: sorted as bigint, distinct. */
+ArrayType *
+textfp_shingle_array(text *doc, const tfp_options *opts)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
-	const TextfpOptions *o = textfp_get_options(fcinfo, 1, false);
 	tfp_featureset fs;
 	uint64	   *h;
 	size_t		n;
@@ -197,7 +197,7 @@ textfp_shingles(PG_FUNCTION_ARGS)
 
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_extract(&env, &o->opts, u8, len, true, false, &fs);
+	rc = tfp_extract(&env, opts, u8, len, true, false, &fs);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
 	n = fs.n;
@@ -212,7 +212,33 @@ textfp_shingles(PG_FUNCTION_ARGS)
 	tfp_featureset_free(&env, &fs);
 	if ((rc = tfp_sort_u64(&env, h, n, true)) != TFP_OK)
 		textfp_report(rc, &env);
-	PG_RETURN_ARRAYTYPE_P(int8_array(h, n));
+	return int8_array(h, n);
+}
+
+/*
+ * shingles(doc, <pipeline options>) and, from 1.1, shingles(doc, chinese,
+ * <options>)
+ */
+static Datum
+shingles_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg)
+{
+	const TextfpOptions *o = textfp_get_options(fcinfo, first_option, false, chinese_arg);
+
+	PG_RETURN_ARRAYTYPE_P(textfp_shingle_array(PG_GETARG_TEXT_PP(0), &o->opts));
+}
+
+PG_FUNCTION_INFO_V1(textfp_shingles);
+Datum
+textfp_shingles(PG_FUNCTION_ARGS)
+{
+	return shingles_text(fcinfo, 1, -1);
+}
+
+PG_FUNCTION_INFO_V1(textfp_shingles_chinese);
+Datum
+textfp_shingles_chinese(PG_FUNCTION_ARGS)
+{
+	return shingles_text(fcinfo, 2, 1);
 }
 
 /* jaccard(bigint[], bigint[]): exact, the arguments taken as sets */

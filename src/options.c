@@ -6,7 +6,9 @@
  * options with the same names, in the same order, after their own leading
  * arguments; the set-based functions leave out weighting, which a set
  * ignores.  The caller says where the options start and whether weighting
- * is among them.
+ * is among them.  The 1.1 forms also take chinese, at a place of its own
+ * (last in simhash()/minhash() with featureless, second in shingles(),
+ * textfp_features() and textfp_normalize()).
  */
 #include "postgres.h"
 
@@ -16,6 +18,7 @@
 #include "utils/memutils.h"
 
 #include "textfp.h"
+#include "tfp_presets.h"
 
 #define MAX_USER_STOPWORDS 100000
 
@@ -24,6 +27,7 @@ typedef struct OptionsCache
 	/* where the options are and the raw arguments this entry was built from */
 	int			first;
 	bool		has_weighting;
+	int			chinese_arg;	/* -1 without a chinese argument */
 	int32		ngram;
 	int32		shingle;
 	text	   *tokenizer;
@@ -35,6 +39,7 @@ typedef struct OptionsCache
 	bool		has_ranking;	/* numbers and keywords follow seed (1.1 simhash) */
 	text	   *numbers;
 	int32		keywords;
+	text	   *chinese;		/* NULL without a chinese argument */
 	/* what they mean */
 	TextfpOptions parsed;
 	tfp_stopset *user_set;
@@ -91,9 +96,16 @@ textfp_null_if_featureless(text *value)
 {
 	if (textfp_text_is(value, "null"))
 		return true;
-	if (!textfp_text_is(value, "fingerprint"))
-		textfp_bad_choice("featureless", value, "\"null\" and \"fingerprint\"");
-	return false;
+	if (textfp_text_is(value, "fingerprint"))
+		return false;
+	/* a preset given by position lands here: featureless is a text, a preset is not */
+	if (tfp_preset_by_name(VARDATA_ANY(value), VARSIZE_ANY_EXHDR(value)) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for featureless: \"%s\"", text_to_cstring(value)),
+				 errhint("\"%s\" is a preset: name it, preset => '%s'.",
+						 text_to_cstring(value), text_to_cstring(value))));
+	textfp_bad_choice("featureless", value, "\"null\" and \"fingerprint\"");
 }
 
 /*
@@ -142,9 +154,37 @@ textfp_stopword_lists(const char *what, text *value)
 	return mask;
 }
 
+/*
+ * What a chinese value asks for: "none" (the default), or "mainland":
+ * Taiwan and Hong Kong words and characters to mainland Simplified through
+ * the frozen table opencc-1.1.6-tw-hk-mainland.  A value names one table
+ * forever; a table made from other data comes under a new value.
+ * ICU's character conversion first would turn the Traditional keys the
+ * table looks for into something else, hence the error.
+ */
+tfp_chinese
+textfp_chinese_option(text *value, bool simplify)
+{
+	tfp_chinese c;
+
+	if (textfp_text_is(value, "none"))
+		c = TFP_CHINESE_NONE;
+	else if (textfp_text_is(value, "mainland"))
+		c = TFP_CHINESE_MAINLAND;
+	else
+		textfp_bad_choice("chinese", value, "\"none\" and \"mainland\"");
+	if (c != TFP_CHINESE_NONE && simplify)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("simplify => true cannot be combined with chinese => '%s'", text_to_cstring(value)),
+				 errdetail("Both convert Traditional Chinese to Simplified; chinese => 'mainland' converts words as well as characters."),
+				 errhint("Leave simplify false.")));
+	return c;
+}
+
 /* Normalise the user's stopwords exactly as tokens are, and build a set. */
 static tfp_stopset *
-build_user_stopwords(ArrayType *arr, bool simplify, MemoryContext cxt)
+build_user_stopwords(ArrayType *arr, bool simplify, tfp_chinese chinese, MemoryContext cxt)
 {
 	Datum	   *elems;
 	bool	   *nulls;
@@ -189,7 +229,7 @@ build_user_stopwords(ArrayType *arr, bool simplify, MemoryContext cxt)
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("user stopword is too long"),
 					 errdetail("A stopword may have at most %d bytes.", TFP_MAX_STOPWORD_BYTES)));
-		rc = tfp_normalize(&env, u8, u8len, simplify, &words[i], &lens[i]);
+		rc = tfp_normalize_chinese(&env, u8, u8len, simplify, chinese, 0, &words[i], &lens[i]);
 		if (rc != TFP_OK)
 			textfp_report(rc, &env);
 		/*
@@ -213,11 +253,14 @@ build_user_stopwords(ArrayType *arr, bool simplify, MemoryContext cxt)
 
 static bool
 options_match(const OptionsCache *c, FunctionCallInfo fcinfo, int first, bool w,
-			  bool ranking)
+			  bool ranking, int chinese_arg)
 {
 	ArrayType  *user;
 
-	if (c->first != first || c->has_weighting != w || c->has_ranking != ranking)
+	if (c->first != first || c->has_weighting != w || c->has_ranking != ranking ||
+		c->chinese_arg != chinese_arg)
+		return false;
+	if (chinese_arg >= 0 && !texts_equal(c->chinese, PG_GETARG_TEXT_PP(chinese_arg)))
 		return false;
 	if (ranking &&
 		((w && c->keywords != PG_GETARG_INT32(first + ARG_KEYWORDS)) ||
@@ -243,7 +286,7 @@ copy_text(text *t)
 
 static OptionsCache *
 parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
-			  bool has_ranking, MemoryContext cxt)
+			  bool has_ranking, int chinese_arg, MemoryContext cxt)
 {
 	int32		ngram = PG_GETARG_INT32(first + ARG_NGRAM);
 	int32		shingle = PG_GETARG_INT32(first + ARG_SHINGLE);
@@ -263,6 +306,7 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 	c = palloc0(sizeof(OptionsCache));
 	c->first = first;
 	c->has_weighting = has_weighting;
+	c->chinese_arg = chinese_arg;
 	c->ngram = ngram;
 	c->shingle = shingle;
 	c->simplify = simplify;
@@ -277,6 +321,8 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 		c->numbers = copy_text(PG_GETARG_TEXT_PP(first + ARG_NUMBERS(has_weighting)));
 		c->keywords = has_weighting ? PG_GETARG_INT32(first + ARG_KEYWORDS) : 0;
 	}
+	if (chinese_arg >= 0)
+		c->chinese = copy_text(PG_GETARG_TEXT_PP(chinese_arg));
 	c->user_stopwords = (ArrayType *) PG_DETOAST_DATUM_COPY(PointerGetDatum(user));
 	MemoryContextSwitchTo(old);
 
@@ -321,7 +367,9 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 		o->keywords = c->keywords;
 	}
 
-	c->user_set = build_user_stopwords(user, simplify, cxt);
+	if (chinese_arg >= 0)
+		o->chinese = textfp_chinese_option(c->chinese, simplify);
+	c->user_set = build_user_stopwords(user, simplify, o->chinese, cxt);
 	o->user_stopwords = c->user_set;
 	c->parsed.pipeline_id = tfp_pipeline_id(o);
 	return c;
@@ -330,9 +378,9 @@ parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
 /* Parsed options in memory of cxt, for callers that keep their own state. */
 const TextfpOptions *
 textfp_parse_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
-					 MemoryContext cxt)
+					 int chinese_arg, MemoryContext cxt)
 {
-	return &parse_options(fcinfo, first, has_weighting, false, cxt)->parsed;
+	return &parse_options(fcinfo, first, has_weighting, false, chinese_arg, cxt)->parsed;
 }
 
 /*
@@ -354,13 +402,13 @@ typedef struct OptionsCacheSet
 /* parse_options into cxt; on an error, cxt is deleted (PL/pgSQL keeps fn_mcxt long) */
 static OptionsCache *
 parse_in_context(FunctionCallInfo fcinfo, int first, bool has_weighting,
-				 bool has_ranking, MemoryContext cxt)
+				 bool has_ranking, int chinese_arg, MemoryContext cxt)
 {
 	OptionsCache *c = NULL;
 
 	PG_TRY();
 	{
-		c = parse_options(fcinfo, first, has_weighting, has_ranking, cxt);
+		c = parse_options(fcinfo, first, has_weighting, has_ranking, chinese_arg, cxt);
 	}
 	PG_CATCH();
 	{
@@ -372,9 +420,9 @@ parse_in_context(FunctionCallInfo fcinfo, int first, bool has_weighting,
 }
 
 const TextfpOptions *
-textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
+textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting, int chinese_arg)
 {
-	return textfp_get_ranked_options(fcinfo, first, has_weighting, false);
+	return textfp_get_ranked_options(fcinfo, first, has_weighting, false, chinese_arg);
 }
 
 /*
@@ -383,7 +431,7 @@ textfp_get_options(FunctionCallInfo fcinfo, int first, bool has_weighting)
  */
 const TextfpOptions *
 textfp_get_ranked_options(FunctionCallInfo fcinfo, int first, bool has_weighting,
-						  bool has_ranking)
+						  bool has_ranking, int chinese_arg)
 {
 	OptionsCacheSet *set = (OptionsCacheSet *) fcinfo->flinfo->fn_extra;
 	OptionsCache *hit;
@@ -396,7 +444,7 @@ textfp_get_ranked_options(FunctionCallInfo fcinfo, int first, bool has_weighting
 		fcinfo->flinfo->fn_extra = set;
 	}
 	for (i = 0; i < set->n; i++)
-		if (options_match(set->entry[i], fcinfo, first, has_weighting, has_ranking))
+		if (options_match(set->entry[i], fcinfo, first, has_weighting, has_ranking, chinese_arg))
 			break;
 	if (i < set->n)
 	{
@@ -409,7 +457,7 @@ textfp_get_ranked_options(FunctionCallInfo fcinfo, int first, bool has_weighting
 			MemoryContextDelete(set->cxt[--set->n]);
 		cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "textfp options",
 									ALLOCSET_SMALL_SIZES);
-		hit = parse_in_context(fcinfo, first, has_weighting, has_ranking, cxt);
+		hit = parse_in_context(fcinfo, first, has_weighting, has_ranking, chinese_arg, cxt);
 		i = set->n++;
 	}
 	/* move to the front */

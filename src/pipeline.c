@@ -1,6 +1,7 @@
 /*
  * pipeline.c: SQL entry points of the text pipeline: simhash(text, ...),
- * textfp_features(), textfp_normalize(), textfp_stopwords().
+ * textfp_features(), textfp_normalize(), textfp_stopwords(),
+ * textfp_chinese_tables().
  *
  * Every function takes the same named options in the same order after the
  * text; options.c parses them.
@@ -15,41 +16,54 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
+#include "utils/tuplestore.h"
 
+#include "presets.h"
 #include "textfp.h"
 
-/*
- * simhash(doc, <options>) and, from 1.1, simhash(doc, featureless,
- * <options>): the same fingerprint, except that with featureless => 'null'
- * a text without features (empty, punctuation, only stopwords) gives NULL,
- * which matches nothing and conflicts with nothing, where 1.0's function
- * gives 0000000000000000 for all of them.
- */
-/* simhash(doc, featureless, ngram, ..., seed, numbers, keywords, idf) */
-#define SIMHASH_ARG_IDF 12
-
-static Datum
-simhash_text(FunctionCallInfo fcinfo, int first_option, bool null_if_featureless)
+/* The SimHash of doc under opts; *nfeatures gets how many features it had. */
+uint64
+textfp_simhash_doc(text *doc, const tfp_options *opts, size_t *nfeatures)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
-	/* 1.1's overload has numbers, keywords and idf after seed */
-	bool		ranked = first_option == 2;
-	tfp_options local = textfp_get_ranked_options(fcinfo, first_option, true, ranked)->opts;
-	const tfp_options *opts = &local;
-	tfp_idf		idf_view;
 	size_t		len;
 	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	tfp_env		env;
 	uint64		fp;
-	size_t		nfeatures;
 	tfp_status	rc;
+
+	textfp_env_init(&env, CurrentMemoryContext);
+	rc = tfp_simhash_text(&env, opts, u8, len, &fp, nfeatures);
+	if (rc != TFP_OK)
+		textfp_report(rc, &env);
+	return fp;
+}
+
+/*
+ * simhash(doc, <options>) and, from 1.1, simhash(doc, featureless,
+ * <options>, chinese): the same fingerprint, except that with featureless
+ * => 'null' a text without features (empty, punctuation, only stopwords)
+ * gives NULL, which matches nothing and conflicts with nothing, where 1.0's
+ * function gives 0000000000000000 for all of them.
+ */
+/* simhash(doc, featureless, ngram, ..., seed, numbers, keywords, idf, chinese) */
+#define SIMHASH_ARG_IDF 12
+#define SIMHASH_ARG_CHINESE 13
+/* simhash_features(doc, ngram, ..., seed, numbers, chinese) */
+#define SIMHASH_FEATURES_ARG_CHINESE 9
+
+static Datum
+simhash_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg, bool null_if_featureless)
+{
+	/* 1.1's overload has numbers, keywords and idf after seed, then chinese */
+	bool		ranked = first_option == 2;
+	tfp_options local = textfp_get_ranked_options(fcinfo, first_option, true, ranked, chinese_arg)->opts;
+	tfp_idf		idf_view;
+	uint64		fp;
+	size_t		nfeatures;
 
 	if (ranked)
 		local.idf = textfp_idf_arg(fcinfo, SIMHASH_ARG_IDF, &idf_view);
-	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_simhash_text(&env, opts, u8, len, &fp, &nfeatures);
-	if (rc != TFP_OK)
-		textfp_report(rc, &env);
+	fp = textfp_simhash_doc(PG_GETARG_TEXT_PP(0), &local, &nfeatures);
 	if (nfeatures == 0 && null_if_featureless)
 		PG_RETURN_NULL();
 	PG_RETURN_SIMHASH64(fp);
@@ -59,26 +73,20 @@ PG_FUNCTION_INFO_V1(textfp_simhash_text);
 Datum
 textfp_simhash_text(PG_FUNCTION_ARGS)
 {
-	return simhash_text(fcinfo, 1, false);
+	return simhash_text(fcinfo, 1, -1, false);
 }
 
 PG_FUNCTION_INFO_V1(textfp_simhash_text_featureless);
 Datum
 textfp_simhash_text_featureless(PG_FUNCTION_ARGS)
 {
-	return simhash_text(fcinfo, 2, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
+	return simhash_text(fcinfo, 2, SIMHASH_ARG_CHINESE, textfp_null_if_featureless(PG_GETARG_TEXT_PP(1)));
 }
 
-/*
- * simhash_features(doc, <options>, numbers): the sorted, distinct feature
- * hashes simhash() weighs under the same options, which idf_model() counts.
- */
-PG_FUNCTION_INFO_V1(textfp_simhash_features);
-Datum
-textfp_simhash_features(PG_FUNCTION_ARGS)
+/* The sorted (as bigint), distinct feature hashes of doc under opts. */
+ArrayType *
+textfp_simhash_feature_array(text *doc, const tfp_options *opts)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
-	const tfp_options *opts = &textfp_get_ranked_options(fcinfo, 1, false, true)->opts;
 	tfp_featureset fs;
 	uint64	   *h;
 	Datum	   *d;
@@ -103,7 +111,20 @@ textfp_simhash_features(PG_FUNCTION_ARGS)
 	d = palloc((fs.n ? fs.n : 1) * sizeof(Datum));
 	for (size_t i = 0; i < fs.n; i++)
 		d[i] = Int64GetDatum((int64) h[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(d, (int) fs.n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	return construct_array(d, (int) fs.n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+}
+
+/*
+ * simhash_features(doc, <options>, numbers): the sorted, distinct feature
+ * hashes simhash() weighs under the same options, which idf_model() counts.
+ */
+PG_FUNCTION_INFO_V1(textfp_simhash_features);
+Datum
+textfp_simhash_features(PG_FUNCTION_ARGS)
+{
+	const tfp_options *opts = &textfp_get_ranked_options(fcinfo, 1, false, true, SIMHASH_FEATURES_ARG_CHINESE)->opts;
+
+	PG_RETURN_ARRAYTYPE_P(textfp_simhash_feature_array(PG_GETARG_TEXT_PP(0), opts));
 }
 
 typedef struct FeaturesState
@@ -112,9 +133,13 @@ typedef struct FeaturesState
 	tfp_options opts;
 } FeaturesState;
 
-PG_FUNCTION_INFO_V1(textfp_features);
-Datum
-textfp_features(PG_FUNCTION_ARGS)
+/*
+ * textfp_features(doc, <options>) and, from 1.1, textfp_features(doc,
+ * chinese, <options>): options from first_option, chinese_arg -1 in 1.0's
+ * form.
+ */
+static Datum
+features_text(FunctionCallInfo fcinfo, int first_option, int chinese_arg)
 {
 	FuncCallContext *funcctx;
 	FeaturesState *st;
@@ -132,8 +157,8 @@ textfp_features(PG_FUNCTION_ARGS)
 
 		/* fn_extra belongs to the SRF machinery: no options cache here */
 		funcctx = SRF_FIRSTCALL_INIT();
-		opts = &textfp_parse_options(fcinfo, 1, true,
-										funcctx->multi_call_memory_ctx)->opts;
+		opts = &textfp_parse_options(fcinfo, first_option, true, chinese_arg,
+									 funcctx->multi_call_memory_ctx)->opts;
 		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 			elog(ERROR, "return type must be a row type");
@@ -169,12 +194,23 @@ textfp_features(PG_FUNCTION_ARGS)
 	SRF_RETURN_DONE(funcctx);
 }
 
-PG_FUNCTION_INFO_V1(textfp_normalize);
+PG_FUNCTION_INFO_V1(textfp_features);
 Datum
-textfp_normalize(PG_FUNCTION_ARGS)
+textfp_features(PG_FUNCTION_ARGS)
 {
-	text	   *doc = PG_GETARG_TEXT_PP(0);
-	bool		simplify = PG_GETARG_BOOL(1);
+	return features_text(fcinfo, 1, -1);
+}
+
+PG_FUNCTION_INFO_V1(textfp_features_chinese);
+Datum
+textfp_features_chinese(PG_FUNCTION_ARGS)
+{
+	return features_text(fcinfo, 2, 1);
+}
+
+static Datum
+normalize_text(text *doc, bool simplify, tfp_chinese chinese)
+{
 	size_t		len;
 	char	   *u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	char	   *norm;
@@ -183,10 +219,62 @@ textfp_normalize(PG_FUNCTION_ARGS)
 	tfp_status	rc;
 
 	textfp_env_init(&env, CurrentMemoryContext);
-	rc = tfp_normalize(&env, u8, len, simplify, &norm, &nlen);
+	rc = tfp_normalize_chinese(&env, u8, len, simplify, chinese, 0, &norm, &nlen);
 	if (rc != TFP_OK)
 		textfp_report(rc, &env);
 	PG_RETURN_TEXT_P(cstring_to_text(textfp_from_utf8(norm, nlen)));
+}
+
+PG_FUNCTION_INFO_V1(textfp_normalize);
+Datum
+textfp_normalize(PG_FUNCTION_ARGS)
+{
+	return normalize_text(PG_GETARG_TEXT_PP(0), PG_GETARG_BOOL(1), TFP_CHINESE_NONE);
+}
+
+/* textfp_normalize(doc, chinese, simplify) (1.1) */
+PG_FUNCTION_INFO_V1(textfp_normalize_chinese);
+Datum
+textfp_normalize_chinese(PG_FUNCTION_ARGS)
+{
+	bool		simplify = PG_GETARG_BOOL(2);
+
+	return normalize_text(PG_GETARG_TEXT_PP(0), simplify,
+						  textfp_chinese_option(PG_GETARG_TEXT_PP(1), simplify));
+}
+
+/*
+ * textfp_chinese_tables(): the tables behind the values of chinese, with
+ * what identifies them (the digest's first 64 bits are in pipeline ids).
+ */
+PG_FUNCTION_INFO_V1(textfp_chinese_tables);
+Datum
+textfp_chinese_tables(PG_FUNCTION_ARGS)
+{
+	static const struct
+	{
+		const char *value;
+		tfp_chinese chinese;
+	}			values[] = {{"mainland", TFP_CHINESE_MAINLAND}};
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (size_t i = 0; i < lengthof(values); i++)
+	{
+		const char *name;
+		const char *sha256;
+		uint64		digest;
+		Datum		d[3];
+		bool		nulls[3] = {false, false, false};
+
+		if (!tfp_chinese_table(values[i].chinese, &name, &sha256, &digest))
+			elog(ERROR, "no table for chinese => '%s'", values[i].value);
+		d[0] = CStringGetTextDatum(values[i].value);
+		d[1] = CStringGetTextDatum(name);
+		d[2] = CStringGetTextDatum(sha256);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, d, nulls);
+	}
+	return (Datum) 0;
 }
 
 /* The built-in lists, as shipped (before normalisation). */

@@ -23,7 +23,7 @@ simhash64_in(PG_FUNCTION_ARGS)
 		TFP_INPUT_ERROR(fcinfo,
 						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 						 errmsg("invalid input syntax for type %s: \"%s\"",
-								"simhash64", str),
+								"simhash64", textfp_input_excerpt(str)),
 						 errdetail("A simhash64 value is exactly 16 hexadecimal digits.")));
 	PG_RETURN_SIMHASH64(v);
 }

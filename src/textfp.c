@@ -46,6 +46,7 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	mih_init();					/* the mih access method's options and hooks */
+	simhash64_cost_init();		/* the cost of the tree and GIN classes' scans */
 	cluster_init();				/* textfp.cluster_memory */
 	dedup_init();				/* textfp.dedup_max_locks */
 #if PG_VERSION_NUM >= 150000
@@ -276,4 +277,21 @@ textfp_default_threshold(PG_FUNCTION_ARGS)
 			 errmsg("unknown fingerprint kind \"%s\"", kind),
 			 errhint("Kinds are \"simhash64\" and \"minhash_sig\".")));
 	PG_RETURN_NULL();
+}
+
+/*
+ * An input string as error messages quote it: whole when short, else its
+ * first characters and its length, so a malformed value of megabytes does
+ * not come back whole in the message (and the server log).
+ */
+const char *
+textfp_input_excerpt(const char *str)
+{
+	size_t		len = strlen(str);
+
+	if (len <= TEXTFP_EXCERPT_MAX)
+		return str;
+	return psprintf("%s... (%zu bytes)",
+					pnstrdup(str, pg_mbcliplen(str, (int) Min(len, (size_t) INT_MAX), TEXTFP_EXCERPT_MAX - 20)),
+					len);
 }

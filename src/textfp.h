@@ -180,6 +180,10 @@ typedef struct TextfpObjects
 	/* 1.1 objects: InvalidOid in a database still at 1.0 */
 	Oid			lsh_query;
 	Oid			lsh_query_fn;	/* lsh_query(minhash_sig, integer, integer, integer) */
+	/* operator families of the simhash64 classes whose cost is ours (simhash64_cost.c) */
+	Oid			gist_simhash64_family;
+	Oid			spgist_simhash64_family;
+	Oid			gin_simhash64_family;
 } TextfpObjects;
 
 extern const TextfpObjects *textfp_objects(void);
@@ -234,14 +238,18 @@ typedef struct TextfpOptions
 	uint32		pipeline_id;	/* tfp_pipeline_id(&opts) */
 } TextfpOptions;
 
+/* chinese_arg: the argument number of chinese, -1 for the forms without it */
 extern const TextfpOptions *textfp_get_options(FunctionCallInfo fcinfo, int first,
-											   bool has_weighting);
+											   bool has_weighting, int chinese_arg);
 extern const TextfpOptions *textfp_get_ranked_options(FunctionCallInfo fcinfo, int first,
-													  bool has_weighting, bool has_ranking);
+													  bool has_weighting, bool has_ranking,
+													  int chinese_arg);
 /* idf_model.c: the model argument argno as the core's view; NULL for 'none' */
 extern const tfp_idf *textfp_idf_arg(FunctionCallInfo fcinfo, int argno, tfp_idf *view);
 extern const TextfpOptions *textfp_parse_options(FunctionCallInfo fcinfo, int first,
-												 bool has_weighting, MemoryContext cxt);
+												 bool has_weighting, int chinese_arg,
+												 MemoryContext cxt);
+extern tfp_chinese textfp_chinese_option(text *value, bool simplify);
 extern bool textfp_text_is(text *t, const char *s);
 extern int	textfp_stopword_lists(const char *what, text *value);
 extern bool textfp_null_if_featureless(text *value);
@@ -250,6 +258,17 @@ extern void textfp_bad_choice(const char *name, text *value, const char *valid) 
 
 /* mih.c: the mih access method's reloptions and hooks, registered by _PG_init */
 extern void mih_init(void);
+
+/*
+ * simhash64_cost.c: the cost of GiST, SP-GiST and GIN scans of simhash64
+ * (installed by _PG_init), and the radius a path's clauses on its first
+ * column ask for (the setting when none is known; *any: there is such a
+ * clause).
+ */
+struct PlannerInfo;
+struct IndexPath;
+extern void simhash64_cost_init(void);
+extern int	simhash64_path_radius(struct PlannerInfo *root, struct IndexPath *path, bool *any);
 extern void cluster_init(void);
 extern void dedup_init(void);
 extern int	textfp_cluster_memory;
@@ -261,5 +280,8 @@ extern void textfp_env_init(tfp_env *env, MemoryContext cxt);
 extern void textfp_report(tfp_status rc, const tfp_env *env) pg_attribute_noreturn();
 extern char *textfp_to_utf8(const char *s, size_t len, size_t *outlen);
 extern char *textfp_from_utf8(const char *s, size_t len);
+/* an input string as error messages quote it: at most about this many bytes */
+#define TEXTFP_EXCERPT_MAX 100
+extern const char *textfp_input_excerpt(const char *str);
 
 #endif							/* TEXTFP_H */

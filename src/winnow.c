@@ -83,9 +83,11 @@ textfp_int8_array(const uint64 *v, size_t n)
 }
 
 /*
- * winnow(doc, window, <pipeline options without weighting>): the window
- * is in shingles, the options start after it.
+ * winnow(doc, window, <pipeline options without weighting>, chinese): the
+ * window is in shingles, the options start after it, chinese is last.
  */
+#define WINNOW_FIRST_OPTION 2
+#define WINNOW_CHINESE_ARG	9
 PG_FUNCTION_INFO_V1(textfp_winnow);
 Datum
 textfp_winnow(PG_FUNCTION_ARGS)
@@ -101,7 +103,7 @@ textfp_winnow(PG_FUNCTION_ARGS)
 	tfp_status	rc;
 
 	textfp_check_range("window", window, 1, TFP_WINNOW_MAX_WINDOW);
-	o = textfp_get_options(fcinfo, 2, false);
+	o = textfp_get_options(fcinfo, WINNOW_FIRST_OPTION, false, WINNOW_CHINESE_ARG);
 	u8 = textfp_to_utf8(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &len);
 	textfp_env_init(&env, CurrentMemoryContext);
 	rc = tfp_winnow_text(&env, &o->opts, u8, len, window, &fp, &n);

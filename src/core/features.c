@@ -181,7 +181,7 @@ tfp_pipeline(tfp_env *env, const tfp_options *opts, const char *utf8, size_t len
 	sh.fused_stopwords = sh.k == 1 && opts->seed == 0 &&
 		(sh.builtin != NULL || opts->user_stopwords != NULL);
 
-	rc = tfp_normalize(env, utf8, len, opts->simplify, &norm, &nlen);
+	rc = tfp_normalize_chinese(env, utf8, len, opts->simplify, opts->chinese, 0, &norm, &nlen);
 	if (rc != TFP_OK)
 		return rc;
 	sh.norm = norm;
@@ -341,8 +341,8 @@ tfp_featureset_free(tfp_env *env, tfp_featureset *fs)
 	memset(fs, 0, sizeof(*fs));
 }
 
-int64_t
-tfp_log2_fixed(uint64_t x)
+static int64_t
+log2_fixed(uint64_t x)
 {
 	int			ip = 63;
 	uint64_t	y;
@@ -365,6 +365,30 @@ tfp_log2_fixed(uint64_t x)
 		}
 	}
 	return ((int64_t) ip << TFP_WEIGHT_FRAC_BITS) | frac;
+}
+
+/*
+ * Small arguments (term and document frequencies, mostly) come from a table
+ * of log2_fixed's own values, filled on first use: the same numbers, without
+ * 24 squarings per feature.
+ */
+#define LOG2_MEMO 4096
+
+int64_t
+tfp_log2_fixed(uint64_t x)
+{
+	static int64_t memo[LOG2_MEMO];
+	static bool memo_filled = false;
+
+	if (x >= LOG2_MEMO)
+		return log2_fixed(x);
+	if (!memo_filled)
+	{
+		for (uint64_t i = 0; i < LOG2_MEMO; i++)
+			memo[i] = log2_fixed(i);
+		memo_filled = true;
+	}
+	return memo[x];
 }
 
 int64_t

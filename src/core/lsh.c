@@ -6,10 +6,10 @@
  * least m bands are equal in all r positions.  Here: the band keys (a fixed
  * 64-bit hash of the signature's header, the band's place and its values),
  * band comparison, the probability that a pair becomes a candidate (the
- * S-curve), the search for the banding that minimises weighted false
- * positive and false negative areas (as datasketch does, extended to m > 1
- * and to a prediction from sampled pair statistics), and the parser of the
- * parameters in lsh_query's text form.
+ * S-curve) and the candidates a banding is expected to give, and the parser
+ * of the parameters in lsh_query's text form.  The search for the banding
+ * that minimises weighted false positive and false negative areas is in
+ * lsh_choose.c.
  *
  * Band keys are stored (in index entries and in users' tables), so their
  * byte layout below is frozen: change it only under a new version byte.
@@ -153,33 +153,7 @@ tfp_lsh_probability_given(int c, int k, int bands, int rows, int min_bands)
 	return tfp_binomial_tail(bands, tfp_lsh_band_given(c, k, rows), min_bands);
 }
 
-/* --- choosing a banding --- */
-
-/* Intervals of Simpson's rule on each side of the threshold (even). */
-#define LSH_SIMPSON_STEPS 128
-
-/*
- * Integral of P(s) over [lo, hi] (above = false), or of 1 - P(s) (above =
- * true), by Simpson's rule.
- */
-static double
-area(double lo, double hi, int b, int r, int m, bool above)
-{
-	double		h = (hi - lo) / LSH_SIMPSON_STEPS;
-	double		sum = 0;
-
-	if (!(hi > lo))
-		return 0.0;
-	for (int i = 0; i <= LSH_SIMPSON_STEPS; i++)
-	{
-		double		p = tfp_lsh_probability(lo + i * h, b, r, m);
-		double		f = above ? 1.0 - p : p;
-		int			w = (i == 0 || i == LSH_SIMPSON_STEPS) ? 1 : (i % 2 ? 4 : 2);
-
-		sum += w * f;
-	}
-	return sum * h / 3.0;
-}
+/* --- expected candidates (the search for a banding is in lsh_choose.c) --- */
 
 double
 tfp_lsh_expected_candidates(const double *pmf, int k, double others,
@@ -191,62 +165,6 @@ tfp_lsh_expected_candidates(const double *pmf, int k, double others,
 		if (pmf[c] > 0)
 			share += pmf[c] * tfp_lsh_probability_given(c, k, bands, rows, min_bands);
 	return share * others;
-}
-
-bool
-tfp_lsh_choose(const tfp_lsh_goal *g, tfp_lsh_choice *best, tfp_env *env)
-{
-	bool		found = false;
-	bool		best_fits = false;
-	double		best_cost = 0;
-
-	memset(best, 0, sizeof(*best));
-	for (int b = 1; b <= g->k; b++)
-	{
-		if (env && env->check_interrupts)
-			env->check_interrupts(env->ctx);
-		for (int r = 1; b * r <= g->k; r++)
-		{
-			int			max_m = g->max_min_bands < b ? g->max_min_bands : b;
-
-			for (int m = 1; m <= max_m; m++)
-			{
-				tfp_lsh_choice c;
-				double		cost;
-				bool		fits = true;
-
-				c.bands = b;
-				c.rows = r;
-				c.min_bands = m;
-				c.candidates = -1;
-				c.false_positive = area(0.0, g->threshold, b, r, m, false);
-				c.false_negative = area(g->threshold, 1.0, b, r, m, true);
-				cost = g->fp_weight * c.false_positive + g->fn_weight * c.false_negative;
-				if (g->pmf)
-				{
-					c.candidates = tfp_lsh_expected_candidates(g->pmf, g->k, g->others, b, r, m);
-					fits = c.candidates <= g->max_candidates;
-				}
-
-				/*
-				 * Within the candidate budget (or, when nothing is, the
-				 * fewest candidates): the least weighted error, then fewer
-				 * bands (a smaller index).
-				 */
-				if (!found ||
-					(fits && !best_fits) ||
-					(fits && best_fits && cost < best_cost) ||
-					(!fits && !best_fits && c.candidates < best->candidates))
-				{
-					*best = c;
-					best_cost = cost;
-					best_fits = fits;
-					found = true;
-				}
-			}
-		}
-	}
-	return best_fits;
 }
 
 /* --- lsh_query text form: "bands=B,rows=R,min_bands=M" --- */

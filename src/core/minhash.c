@@ -373,9 +373,12 @@ put_u64(unsigned char *p, uint64_t v)
 uint32_t
 tfp_pipeline_id(const tfp_options *opts)
 {
-	unsigned char buf[8 * 8];
+	unsigned char buf[8 * 10];
 	size_t		n = 0;
 	uint64_t	h;
+	const char *name;
+	const char *sha256;
+	uint64_t	digest;
 
 	n += put_u64(buf + n, 1);	/* version of this encoding */
 	n += put_u64(buf + n, (uint64_t) opts->ngram);
@@ -387,6 +390,12 @@ tfp_pipeline_id(const tfp_options *opts)
 	/* 1.1's numbers option, only when it changes the set (1.0's ids stay) */
 	if (opts->numbers != TFP_NUMBERS_KEEP)
 		n += put_u64(buf + n, (uint64_t) opts->numbers);
+	/* a conversion adds its value and its table's digest (1.0's ids stay) */
+	if (tfp_chinese_table(opts->chinese, &name, &sha256, &digest))
+	{
+		n += put_u64(buf + n, (uint64_t) opts->chinese);
+		n += put_u64(buf + n, digest);
+	}
 	h = tfp_hash(buf, n, 0);
 	/* 0 is reserved for signatures of caller-made shingles */
 	return (uint32_t) (h >> 32) ? (uint32_t) (h >> 32) : 1;

@@ -3,8 +3,10 @@
  *
  * The pipeline sees every text as NFKC with case folding (full-width forms
  * become ASCII, compatibility characters their plain forms, case is folded),
- * optionally with Traditional Chinese converted to Simplified.  ASCII input
- * takes a fast path that gives the same bytes NFKC_Casefold would.
+ * optionally with Traditional Chinese converted to Simplified (ICU's
+ * transliterator) and regional Chinese words to mainland ones (a frozen
+ * table, zh_convert.c).  ASCII input takes a fast path that gives the same
+ * bytes NFKC_Casefold would (no key of a table is all ASCII).
  */
 #include <string.h>
 
@@ -16,6 +18,7 @@
 #include <unicode/uversion.h>
 
 #include "tfp_core.h"
+#include "tfp_zh.h"
 
 /* Opening a transliterator costs milliseconds: keep one per process. */
 static UTransliterator *simplifier = NULL;
@@ -171,6 +174,10 @@ typedef struct norm_state
 	uchar_buf	norm;			/* the piece normalised */
 	uchar_buf	trans;			/* context + text waiting for the transliterator */
 	int32_t		trans_ctx;		/* units of trans that are context only */
+	const tfp_zh_table *zh;		/* regional conversion, or NULL */
+	char	   *zbuf;			/* normalised UTF-8 waiting for it */
+	size_t		zlen;
+	size_t		zcap;
 	char	   *out;			/* normalised UTF-8 so far */
 	size_t		outlen;
 	size_t		outcap;
@@ -203,34 +210,93 @@ uchar_buf_reserve(tfp_env *env, uchar_buf *b, int64_t cap)
 	return TFP_OK;
 }
 
-/* Append UTF-16 text to the UTF-8 output, which may not pass its limit. */
+/* Room for extra more bytes and a NUL in the output (outlen is within its limit). */
 static tfp_status
-emit_uchars(norm_state *st, const UChar *s, int32_t n)
+out_reserve(norm_state *st, size_t extra)
 {
-	tfp_env    *env = st->env;
-	size_t		need = st->outlen + (size_t) n * 3 + 1;	/* at most 3 bytes a unit */
-	UErrorCode	status = U_ZERO_ERROR;
-	int32_t		written;
+	size_t		need = st->outlen + extra + 1;
 
-	if (n == 0)
-		return TFP_OK;
 	if (need > st->outcap)
 	{
 		/* grow by half, but never much past the limit: that is an error */
 		size_t		ncap = st->outcap + st->outcap / 2;
-		size_t		most = TFP_MAX_NORMALIZED_BYTES + 1 + (size_t) n * 3;
+		size_t		most = TFP_MAX_NORMALIZED_BYTES + 1 + extra;
 		char	   *nd;
 
 		if (ncap < need)
 			ncap = need;
 		if (ncap > most)
 			ncap = most;		/* still >= need: outlen <= the limit */
-		nd = tfp_grow(env, st->out, st->outlen, ncap);
+		nd = tfp_grow(st->env, st->out, st->outlen, ncap);
 		if (nd == NULL)
 			return TFP_ENOMEM;
 		st->out = nd;
 		st->outcap = ncap;
 	}
+	return TFP_OK;
+}
+
+/*
+ * Convert what waits in zbuf as far as the text so far decides it (all of
+ * it with final) into the output, and keep the rest (less than the longest
+ * key) for the next piece.
+ */
+static tfp_status
+zh_step(norm_state *st, bool final)
+{
+	size_t		done;
+	size_t		written;
+	tfp_status	rc;
+
+	if (st->zlen == 0)
+		return TFP_OK;
+	if ((rc = out_reserve(st, st->zlen * st->zh->max_growth)) != TFP_OK)
+		return rc;
+	done = tfp_zh_convert(st->zh, st->zbuf, st->zlen, final, st->out + st->outlen, &written);
+	st->outlen += written;
+	memmove(st->zbuf, st->zbuf + done, st->zlen - done);
+	st->zlen -= done;
+	if (st->outlen > TFP_MAX_NORMALIZED_BYTES)
+		return TFP_ENORMLONG;
+	return TFP_OK;
+}
+
+/*
+ * Append UTF-16 text to the UTF-8 output, which may not pass its limit;
+ * through the regional conversion, when there is one.
+ */
+static tfp_status
+emit_uchars(norm_state *st, const UChar *s, int32_t n)
+{
+	tfp_env    *env = st->env;
+	UErrorCode	status = U_ZERO_ERROR;
+	int32_t		written;
+	tfp_status	rc;
+
+	if (n == 0)
+		return TFP_OK;
+	if (st->zh != NULL)
+	{
+		size_t		need = st->zlen + (size_t) n * 3;	/* at most 3 bytes a unit */
+
+		if (need > st->zcap)
+		{
+			char	   *nd = tfp_grow(env, st->zbuf, st->zlen, need);
+
+			if (nd == NULL)
+				return TFP_ENOMEM;
+			st->zbuf = nd;
+			st->zcap = need;
+		}
+		u_strToUTF8(st->zbuf + st->zlen, (int32_t) (st->zcap - st->zlen), &written,
+					s, n, &status);
+		if (U_FAILURE(status))
+			return icu_failed(env, status);
+		st->zlen += (size_t) written;
+		return zh_step(st, false);
+	}
+	if ((rc = out_reserve(st, (size_t) n * 3)) != TFP_OK)
+		return rc;
 	u_strToUTF8(st->out + st->outlen, (int32_t) (st->outcap - st->outlen), &written,
 				s, n, &status);
 	if (U_FAILURE(status))
@@ -396,9 +462,29 @@ piece_end(const UNormalizer2 *nfkc_cf, const char *in, size_t len, size_t from,
 	return i;
 }
 
+bool
+tfp_chinese_table(tfp_chinese chinese, const char **name, const char **sha256,
+				  uint64_t *digest)
+{
+	const tfp_zh_table *t;
+
+	switch (chinese)
+	{
+		case TFP_CHINESE_MAINLAND:
+			t = &tfp_zh_mainland_table;
+			break;
+		default:
+			return false;
+	}
+	*name = t->name;
+	*sha256 = t->sha256;
+	*digest = t->digest;
+	return true;
+}
+
 tfp_status
-tfp_normalize_pieces(tfp_env *env, const char *in, size_t len, bool simplify,
-					 size_t piece_bytes, char **out, size_t *outlen)
+tfp_normalize_chinese(tfp_env *env, const char *in, size_t len, bool simplify,
+					  tfp_chinese chinese, size_t piece_bytes, char **out, size_t *outlen)
 {
 	UErrorCode	status = U_ZERO_ERROR;
 	norm_state	st;
@@ -434,13 +520,14 @@ tfp_normalize_pieces(tfp_env *env, const char *in, size_t len, bool simplify,
 	memset(&st, 0, sizeof(st));
 	st.env = env;
 	st.simplify = simplify;
+	st.zh = chinese == TFP_CHINESE_MAINLAND ? &tfp_zh_mainland_table : NULL;
 	st.nfkc_cf = unorm2_getNFKCCasefoldInstance(&status);
 	if (U_FAILURE(status))
 		return icu_failed(env, status);
 	if (simplify && (rc = open_simplifier(env)) != TFP_OK)
 		return rc;
-	if (piece_bytes < 1)
-		piece_bytes = 1;
+	if (piece_bytes == 0)
+		piece_bytes = PIECE_BYTES;
 	if (piece_bytes > len)
 		piece_bytes = len;
 
@@ -498,10 +585,14 @@ tfp_normalize_pieces(tfp_env *env, const char *in, size_t len, bool simplify,
 	}
 	if (rc == TFP_OK && simplify)
 		rc = simplify_step(&st, true);
+	if (rc == TFP_OK && st.zh != NULL)
+		rc = zh_step(&st, true);
 
 	uchar_buf_free(env, &st.piece);
 	uchar_buf_free(env, &st.norm);
 	uchar_buf_free(env, &st.trans);
+	if (st.zbuf)
+		env->free(env->ctx, st.zbuf);
 	if (rc != TFP_OK)
 	{
 		env->free(env->ctx, st.out);
@@ -514,10 +605,18 @@ tfp_normalize_pieces(tfp_env *env, const char *in, size_t len, bool simplify,
 }
 
 tfp_status
+tfp_normalize_pieces(tfp_env *env, const char *in, size_t len, bool simplify,
+					 size_t piece_bytes, char **out, size_t *outlen)
+{
+	return tfp_normalize_chinese(env, in, len, simplify, TFP_CHINESE_NONE,
+								 piece_bytes ? piece_bytes : 1, out, outlen);
+}
+
+tfp_status
 tfp_normalize(tfp_env *env, const char *in, size_t len, bool simplify,
 			  char **out, size_t *outlen)
 {
-	return tfp_normalize_pieces(env, in, len, simplify, PIECE_BYTES, out, outlen);
+	return tfp_normalize_chinese(env, in, len, simplify, TFP_CHINESE_NONE, 0, out, outlen);
 }
 
 void

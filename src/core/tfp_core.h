@@ -90,6 +90,18 @@ typedef enum tfp_numbers
 
 typedef struct tfp_idf tfp_idf;
 
+/*
+ * Conversions between regional standards of Chinese (after NFKC_Casefold).
+ * Each value names one frozen table forever (part of pipeline identities);
+ * other data would come under a new value.
+ */
+typedef enum tfp_chinese
+{
+	TFP_CHINESE_NONE = 0,		/* left as it is (default) */
+	TFP_CHINESE_MAINLAND = 1	/* Taiwan and Hong Kong words and characters to
+								 * mainland Simplified (tfp_zh_mainland_table) */
+} tfp_chinese;
+
 /* Built-in stopword lists, as a bit mask (part of pipeline identities). */
 #define TFP_STOP_ZH 0x1
 #define TFP_STOP_EN 0x2
@@ -104,7 +116,8 @@ typedef struct tfp_options
 	int			ngram;			/* 1..TFP_MAX_NGRAM */
 	int			shingle;		/* 1..TFP_MAX_SHINGLE */
 	tfp_tokenizer tokenizer;
-	bool		simplify;		/* Traditional -> Simplified Chinese */
+	bool		simplify;		/* Traditional -> Simplified Chinese (ICU) */
+	tfp_chinese chinese;		/* regional words and characters (tables) */
 	int			builtin_stopwords;	/* TFP_STOP_* mask, 0 for none */
 	const tfp_stopset *user_stopwords;	/* NULL for none */
 	tfp_weighting weighting;
@@ -132,6 +145,16 @@ extern tfp_status tfp_normalize(tfp_env *env, const char *in, size_t len,
 extern tfp_status tfp_normalize_pieces(tfp_env *env, const char *in, size_t len,
 									   bool simplify, size_t piece_bytes,
 									   char **out, size_t *outlen);
+/*
+ * The same, then a conversion of regional Chinese (after simplify, when
+ * both are asked for), in pieces of about piece_bytes (0: the default).
+ */
+extern tfp_status tfp_normalize_chinese(tfp_env *env, const char *in, size_t len,
+										bool simplify, tfp_chinese chinese,
+										size_t piece_bytes, char **out, size_t *outlen);
+/* Name and SHA-256 of the table behind a conversion; false for TFP_CHINESE_NONE. */
+extern bool tfp_chinese_table(tfp_chinese chinese, const char **name,
+							  const char **sha256, uint64_t *digest);
 
 /* --- tokenising (tokenize.c) --- */
 typedef struct tfp_span
@@ -526,7 +549,7 @@ extern double tfp_set_jaccard(const uint64_t *a, size_t na,
  */
 extern uint32_t tfp_pipeline_id(const tfp_options *opts);
 
-/* --- LSH bands of MinHash signatures (lsh.c) --- */
+/* --- LSH bands of MinHash signatures (lsh.c; the search for a banding: lsh_choose.c) --- */
 
 /*
  * Band keys are stored: the bytes hashed (little-endian) are a version byte,
@@ -614,14 +637,18 @@ typedef struct tfp_lsh_choice
 	double		false_positive; /* area */
 	double		false_negative; /* area */
 	double		candidates;		/* expected per row; -1 without pmf */
+	uint64_t	work;			/* binomial tails evaluated (each O(k)): for tests */
 } tfp_lsh_choice;
 
 /*
- * Every banding with bands * rows <= k and min_bands <= max_min_bands: the
- * one with the least fp_weight * FP area + fn_weight * FN area (areas by
- * Simpson's rule), fewer bands on a tie.  With pmf, among those expected to
- * give at most max_candidates per row; when none does, the one with the
- * fewest, and false is returned.
+ * Of every banding with bands * rows <= k and min_bands <= max_min_bands,
+ * the one with the least fp_weight * FP area + fn_weight * FN area (areas
+ * by Simpson's rule on 128 intervals a side); costs closer than 1e-11 of
+ * the larger weight are equal, and the first in (bands, rows, min_bands)
+ * order wins.  With pmf, among those expected to give at most
+ * max_candidates per row; when none does, the first with the fewest, and
+ * false is returned.  lsh_choose.c says how it avoids evaluating them all;
+ * best->work counts what it did evaluate.  Checks env for interrupts.
  */
 extern bool tfp_lsh_choose(const tfp_lsh_goal *goal, tfp_lsh_choice *best,
 						   tfp_env *env);

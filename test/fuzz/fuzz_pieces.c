@@ -4,7 +4,9 @@
  * answered; they must give exactly what whole-text processing gives.
  *
  * Input: [0] piece size (8 + b bytes), [1] flags (0x01 simplify, 0x02
- * compare the ICU tokenizer too), then the text.  Invalid UTF-8 is skipped.
+ * compare the ICU tokenizer too, 0x04 chinese => 'mainland': the phrase
+ * table must match across piece ends as in one piece), then the text.
+ * Invalid UTF-8 is skipped.
  * The normalised pieces are compared unless the text has a run of half a
  * piece without a normalisation boundary (the documented cut).  The ICU
  * tokenizer's tokens are compared with one plain word-break pass over the
@@ -97,10 +99,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_env_init(&env, &a);
 	tfp_options_default(&o);
 	o.simplify = (data[1] & 1) != 0;
+	o.chinese = (data[1] & 4) ? TFP_CHINESE_MAINLAND : TFP_CHINESE_NONE;
 	o.builtin_stopwords = 0;
 
-	FUZZ_CHECK(tfp_normalize_pieces(&env, text, len, o.simplify, SIZE_MAX / 4, &whole, &wlen) == TFP_OK);
-	FUZZ_CHECK(tfp_normalize_pieces(&env, text, len, o.simplify, p, &part, &plen) == TFP_OK);
+	FUZZ_CHECK(tfp_normalize_chinese(&env, text, len, o.simplify, o.chinese, SIZE_MAX / 4,
+									 &whole, &wlen) == TFP_OK);
+	FUZZ_CHECK(tfp_normalize_chinese(&env, text, len, o.simplify, o.chinese, p,
+									 &part, &plen) == TFP_OK);
 	if (longest_unbroken(text, len) < p / 2)
 		FUZZ_CHECK(plen == wlen && memcmp(part, whole, wlen) == 0);
 

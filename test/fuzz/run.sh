@@ -163,6 +163,7 @@ seeds_fuzz_pieces() {
 	seed "$d" icu      '\020\002' '我们今天讨论系统管理软件包。Debian 的 apt-get 很好用，don'"'"'t 3.14'
 	seed "$d" marks    '\030\000' 'é naïve q̇x ﬁ Straße ﷺ á̂̃̄'
 	seed "$d" thai     '\014\002' 'ภาษาไทยง่ายนิดเดียว カタカナ はい'
+	seed "$d" mainland '\010\004' '網路上的芳鄰程式設計師，這套軟體的檔案是互動式的 ＳＱＬ隱碼攻擊 乾隆年間 程序员 文件'
 }
 
 seeds_fuzz_lsh() {

@@ -2134,6 +2134,9 @@ error_allocation_failures(void)
 #include "test_exact.c"
 #include "test_cluster.c"
 #include "test_weights.c"
+#include "test_zh.c"
+#include "test_signatures.c"
+#include "test_presets.c"
 /* winnow('The quick brown fox ...') with SQL defaults, as sql/excerpts.sql shows it */
 #define WINNOW_GOLDEN_EN "3871334863867564548,4895666318593413016,5645340696667957622,6960761400110224010"
 #include "test_winnow.c"
@@ -2217,6 +2220,8 @@ static const unit_case cases[] = {
 	UNIT_CASE(lsh_probability_matches_simulation),
 	UNIT_CASE(lsh_choose_matches_datasketch),
 	UNIT_CASE(lsh_choose_with_budget),
+	UNIT_CASE(lsh_choose_matches_reference),
+	UNIT_CASE(lsh_choose_extremes_bounded),
 	UNIT_CASE(lsh_parse_params),
 	UNIT_CASE(pieces_normalize_equals_whole),
 	UNIT_CASE(pieces_simplify_phrases),
@@ -2245,6 +2250,31 @@ static const unit_case cases[] = {
 	UNIT_CASE(weights_keywords_are_the_heaviest),
 	UNIT_CASE(weights_simhash_text_equals_by_hand),
 	UNIT_CASE(weights_numbers_option),
+	UNIT_CASE(zh_table_is_well_formed),
+	UNIT_CASE(zh_table_matches_tsv),
+	UNIT_CASE(zh_table_is_normalised),
+	UNIT_CASE(zh_values_are_fixed_points),
+	UNIT_CASE(zh_convert_examples),
+	UNIT_CASE(zh_convert_chunks_equal_whole),
+	UNIT_CASE(zh_convert_equals_brute_force),
+	UNIT_CASE(pieces_chinese_equals_whole),
+	UNIT_CASE(zh_normalize_interrupts_and_memory),
+	UNIT_CASE(zh_identity_frozen),
+	UNIT_CASE(zh_builtin_stopwords_unchanged),
+	UNIT_CASE(pinyin_letters_of_characters),
+	UNIT_CASE(pinyin_reference_sums_to_one),
+	UNIT_CASE(pinyin_signature_golden_and_homophones),
+	UNIT_CASE(pinyin_signature_short_and_without_han),
+	UNIT_CASE(pinyin_windows_move_with_insertions),
+	UNIT_CASE(sentences_breaks_and_canonical_form),
+	UNIT_CASE(sentence_signature_order_and_ties),
+	UNIT_CASE(sentence_signature_golden),
+	UNIT_CASE(sentences_pieces_equal_whole),
+	UNIT_CASE(signatures_interrupts_and_allocations),
+	UNIT_CASE(signatures_allocation_failures),
+	UNIT_CASE(presets_are_frozen),
+	UNIT_CASE(presets_table_is_consistent),
+	UNIT_CASE(presets_golden_values),
 	UNIT_CASE(winnow_matches_naive_window_minima),
 	UNIT_CASE(winnow_shared_run_shares_a_fingerprint),
 	UNIT_CASE(winnow_quoted_stream_is_contained),

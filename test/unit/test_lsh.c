@@ -322,6 +322,247 @@ lsh_choose_with_budget(void)
 				CHECK(tfp_lsh_expected_candidates(pmf, 64, 1e6, b, r, m) >= c.candidates);
 }
 
+/*
+ * 1.0's search, every banding evaluated: the reference tfp_lsh_choose must
+ * agree with (small k only: it is what took 36 s at k = 1024).
+ */
+static double
+lsh_ref_area(double lo, double hi, int b, int r, int m, bool above)
+{
+	double		h = (hi - lo) / 128;
+	double		sum = 0;
+
+	if (!(hi > lo))
+		return 0.0;
+	for (int i = 0; i <= 128; i++)
+	{
+		double		p = tfp_lsh_probability(lo + i * h, b, r, m);
+		double		f = above ? 1.0 - p : p;
+		int			w = (i == 0 || i == 128) ? 1 : (i % 2 ? 4 : 2);
+
+		sum += w * f;
+	}
+	return sum * h / 3.0;
+}
+
+static bool
+lsh_ref_choose(const tfp_lsh_goal *g, tfp_lsh_choice *best)
+{
+	bool		found = false;
+	bool		best_fits = false;
+	double		best_cost = 0;
+
+	memset(best, 0, sizeof(*best));
+	for (int b = 1; b <= g->k; b++)
+		for (int r = 1; b * r <= g->k; r++)
+			for (int m = 1; m <= g->max_min_bands && m <= b; m++)
+			{
+				tfp_lsh_choice c;
+				double		cost;
+				bool		fits = true;
+
+				memset(&c, 0, sizeof(c));
+				c.bands = b;
+				c.rows = r;
+				c.min_bands = m;
+				c.candidates = -1;
+				c.false_positive = lsh_ref_area(0.0, g->threshold, b, r, m, false);
+				c.false_negative = lsh_ref_area(g->threshold, 1.0, b, r, m, true);
+				cost = g->fp_weight * c.false_positive + g->fn_weight * c.false_negative;
+				if (g->pmf)
+				{
+					c.candidates = tfp_lsh_expected_candidates(g->pmf, g->k, g->others, b, r, m);
+					fits = c.candidates <= g->max_candidates;
+				}
+				if (!found || (fits && !best_fits) || (fits && best_fits && cost < best_cost) ||
+					(!fits && !best_fits && c.candidates < best->candidates))
+				{
+					*best = c;
+					best_cost = cost;
+					best_fits = fits;
+					found = true;
+				}
+			}
+	return best_fits;
+}
+
+static double
+lsh_unit(uint64_t *s)
+{
+	return (double) (mh_rand(s) >> 11) / 9007199254740992.0;
+}
+
+/*
+ * On random goals (thresholds and weights at their bounds among them, with
+ * and without pair statistics and budgets), the same banding as 1.0 and the
+ * same areas and candidates to the bit; or, where 1.0's differs from it by
+ * less than the tie (1e-11 of the larger weight), the first in order.
+ */
+static void
+lsh_choose_matches_reference(void)
+{
+	uint64_t	s = 20261126;
+	double		pmf[33];
+	int			ties = 0;
+
+	for (int it = 0; it < 160; it++)
+	{
+		tfp_lsh_goal g = {0};
+		tfp_lsh_choice a,
+					b;
+		bool		fa,
+					fb;
+		double		u = lsh_unit(&s);
+
+		g.threshold = u < 0.1 ? 0 : u < 0.2 ? 1 : u < 0.3 ? lsh_unit(&s) * 1e-3 :
+			u < 0.4 ? 1 - lsh_unit(&s) * 1e-3 : lsh_unit(&s);
+		g.k = 1 + (int) (lsh_unit(&s) * 24);
+		u = lsh_unit(&s);
+		g.fp_weight = u < 0.15 ? 0 : lsh_unit(&s);
+		g.fn_weight = u > 0.85 ? 0 : lsh_unit(&s);
+		if (g.fp_weight == 0 && g.fn_weight == 0)
+			g.fn_weight = 1;
+		if (lsh_unit(&s) < 0.1)
+			g.fp_weight *= 1e-200;
+		g.max_min_bands = 1 + (int) (lsh_unit(&s) * g.k);
+		if (lsh_unit(&s) < 0.4)
+		{
+			double		total = 0;
+
+			for (int c = 0; c <= g.k; c++)
+			{
+				pmf[c] = lsh_unit(&s) < 0.5 ? 0 : pow(lsh_unit(&s), 3) * exp(-8.0 * c / g.k);
+				total += pmf[c];
+			}
+			if (total == 0)
+				pmf[0] = total = 1;
+			for (int c = 0; c <= g.k; c++)
+				pmf[c] /= total;
+			g.pmf = pmf;
+			g.others = pow(10, 1 + lsh_unit(&s) * 6);
+			g.max_candidates = lsh_unit(&s) < 0.2 ? -1 : pow(10, lsh_unit(&s) * 6 - 2);
+		}
+		fa = tfp_lsh_choose(&g, &a, NULL);
+		fb = lsh_ref_choose(&g, &b);
+		if (fa == fb && a.bands == b.bands && a.rows == b.rows && a.min_bands == b.min_bands)
+		{
+			CHECK(a.false_positive == b.false_positive && a.false_negative == b.false_negative);
+			CHECK(a.candidates == b.candidates);
+			continue;
+		}
+		{
+			double		wf = g.threshold > 0 ? g.fp_weight : 0;
+			double		wn = g.threshold < 1 ? g.fn_weight : 0;
+			double		w = wf > wn ? wf : wn;
+			double		ca = (wf * a.false_positive + wn * a.false_negative) / w;
+			double		cb = (wf * b.false_positive + wn * b.false_negative) / w;
+			bool		first = a.bands < b.bands || (a.bands == b.bands && (a.rows < b.rows ||
+																			(a.rows == b.rows && a.min_bands < b.min_bands)));
+
+			if (fa == fb && first && fabs(ca - cb) <= 2e-11 * (wf + wn) / w &&
+				(!g.pmf || a.candidates <= g.max_candidates))
+				ties++;
+			else
+				UNIT_FAIL("t = %.17g, k = %d, weights %g %g, max_min_bands %d, budget %g: got %d x %d m %d (%.17g), 1.0 %d x %d m %d (%.17g)",
+						  g.threshold, g.k, g.fp_weight, g.fn_weight, g.max_min_bands,
+						  g.pmf ? g.max_candidates : -1, a.bands, a.rows, a.min_bands, ca,
+						  b.bands, b.rows, b.min_bands, cb);
+		}
+	}
+	/* ties happen (bandings of one S-curve, costs at the level of rounding), not often */
+	CHECK(ties < 40);
+}
+
+/* Counts the search's interrupt checks. */
+static void
+lsh_count_check(void *ctx)
+{
+	(*(int *) ctx)++;
+}
+
+/*
+ * Every argument at its extremes, k = 1024: the work is bounded (1.0
+ * evaluated 258 tails for each of 28,000 bandings at max_min_bands = 4, of
+ * a million at 1024, each of k + 1 pairs' shares again with statistics),
+ * the answer is a banding in range, and the search answers interrupts.
+ */
+static void
+lsh_choose_extremes_bounded(void)
+{
+	static const double thresholds[] = {0, 1e-9, 0.5, 1 - 1e-9, 1};
+	static const int max_m[] = {1, 1024};
+	static const double weights[][2] = {{1, 1}, {0, 1}, {1, 0}, {1e-300, 1.7976931348623157e308}};
+	static double pmf[1025];
+	double		total = 0;
+	uint64_t	most = 0,
+				most_pmf = 0;
+
+	for (size_t ti = 0; ti < sizeof(thresholds) / sizeof(thresholds[0]); ti++)
+		for (size_t mi = 0; mi < sizeof(max_m) / sizeof(max_m[0]); mi++)
+			for (size_t wi = 0; wi < sizeof(weights) / sizeof(weights[0]); wi++)
+			{
+				tfp_lsh_goal g = {0};
+				tfp_lsh_choice c;
+				int			checks = 0;
+				tfp_env		env = {0};
+
+				env.check_interrupts = lsh_count_check;
+				env.ctx = &checks;
+				g.threshold = thresholds[ti];
+				g.k = TFP_MINHASH_K_MAX;
+				g.fp_weight = weights[wi][0];
+				g.fn_weight = weights[wi][1];
+				g.max_min_bands = max_m[mi];
+				CHECK(tfp_lsh_choose(&g, &c, &env));
+				CHECK(c.bands >= 1 && c.rows >= 1 && c.bands * c.rows <= g.k);
+				CHECK(c.min_bands >= 1 && c.min_bands <= c.bands && c.min_bands <= g.max_min_bands);
+				CHECK(c.false_positive >= 0 && c.false_positive <= 1 && c.false_negative >= 0 && c.false_negative <= 1);
+				CHECK(checks >= g.k);
+				if (c.work > most)
+					most = c.work;
+			}
+	CHECK(most > 0);
+	if (most > 1000000)
+		UNIT_FAIL("a search evaluated %llu tails", (unsigned long long) most);
+
+	/* with statistics: unrelated pairs around 20 of 1024 equal, families at every c */
+	for (int c = 0; c <= 1024; c++)
+	{
+		double		x = (c - 20.0) / 4.5;
+
+		pmf[c] = exp(-0.5 * x * x) + 1e-4 * exp(-c / 300.0);
+		total += pmf[c];
+	}
+	for (int c = 0; c <= 1024; c++)
+		pmf[c] /= total;
+	for (int mi = 0; mi < 2; mi++)
+		for (int bi = 0; bi < 3; bi++)
+		{
+			static const int pmf_max_m[] = {4, 1024};
+			static const double budgets[] = {-1, 1, 100};
+			tfp_lsh_goal g = {0};
+			tfp_lsh_choice c;
+			bool		fits;
+
+			g.threshold = 0.5;
+			g.k = TFP_MINHASH_K_MAX;
+			g.fp_weight = 1;
+			g.fn_weight = 1;
+			g.max_min_bands = pmf_max_m[mi];
+			g.pmf = pmf;
+			g.others = 1e6;
+			g.max_candidates = budgets[bi];
+			fits = tfp_lsh_choose(&g, &c, NULL);
+			CHECK(fits == (budgets[bi] >= 0));
+			CHECK(c.bands * c.rows <= g.k && c.min_bands <= g.max_min_bands);
+			CHECK(fits ? c.candidates <= g.max_candidates : c.candidates > g.max_candidates);
+			if (c.work > most_pmf)
+				most_pmf = c.work;
+		}
+	if (most_pmf > 8000000)
+		UNIT_FAIL("a search with statistics evaluated %llu tails", (unsigned long long) most_pmf);
+}
+
 static void
 lsh_parse_params(void)
 {
