@@ -22,6 +22,7 @@ CORE_OBJS = \
 	src/core/blocks.o \
 	src/core/hamming_stats.o \
 	src/core/minhash.o \
+	src/core/winnow.o \
 	src/core/formats.o \
 	src/core/mih.o \
 	src/core/lsh.o \
@@ -52,6 +53,9 @@ OBJS = $(CORE_OBJS) \
 	src/jaccard_ball.o \
 	src/minhash_text.o \
 	src/minhash_gin.o \
+	src/winnow.o \
+	src/excerpt_query.o \
+	src/winnow_gin.o \
 	src/minhash_selfuncs.o \
 	src/selfuncs_common.o \
 	src/near_support.o \
@@ -91,7 +95,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
 	union_find cluster_table cluster_limit track track_order track_owner track_batch plpgsql_decoys plpgsql_lint \
-	signatures
+	signatures excerpts
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 
 # Isolation specs (specs/*.spec, pg_isolation_regress): concurrency of the
@@ -172,7 +176,7 @@ UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
 		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
 		src/core/tfp_cluster.h test/unit/test_zh.c src/core/tfp_zh.h data/opencc/mainland.tsv \
-		test/unit/test_signatures.c src/core/tfp_sig.h test/unit/test_presets.c src/core/tfp_presets.h
+		test/unit/test_signatures.c src/core/tfp_sig.h test/unit/test_presets.c src/core/tfp_presets.h test/unit/test_winnow.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm
 
 .PHONY: unittest

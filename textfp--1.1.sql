@@ -2861,3 +2861,162 @@ CREATE FUNCTION signature_overlap(a bigint[], b bigint[]) RETURNS integer
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION signature_overlap(bigint[], bigint[])
 	IS 'number of distinct values two signatures share';
+-- ===== issue 22: excerpts (winnowed fingerprints and containment) =====
+-- docs/excerpts.md.  winnow(doc) keeps, of every window of `window`
+-- consecutive shingle hashes, the smallest (Schleimer, Wilkerson and Aiken
+-- 2003), as a bigint[] sorted without repeats: two texts that share a run of
+-- window + shingle - 1 tokens share a fingerprint, and the share of a text's
+-- fingerprints found in another estimates how much of it the other quotes
+-- (containment), which Jaccard similarity cannot see when the other text is
+-- longer.  An excerpt_query carries the fingerprints of a text, a direction,
+-- a least containment and a least number of shared fingerprints:
+--   row <@ quoted_in(q, c, m)  a share c of the row (and m fingerprints) is in q;
+--   row <@ quoting(q, c, m)    the row holds a share c of q (and m fingerprints).
+-- Every parameter is in the value, so the operators are IMMUTABLE and
+-- gin_winnow_ops (one key per fingerprint, "at least so many keys", then
+-- recheck) answers exactly what a sequential scan answers.
+
+CREATE FUNCTION winnow(
+	doc text,
+	"window" integer DEFAULT 6,
+	ngram integer DEFAULT 2,
+	shingle integer DEFAULT 4,
+	tokenizer text DEFAULT 'ngram',
+	simplify boolean DEFAULT false,
+	stopwords text DEFAULT 'none',
+	user_stopwords text[] DEFAULT '{}',
+	seed bigint DEFAULT 0,
+	chinese text DEFAULT 'none')
+RETURNS bigint[]
+	AS 'MODULE_PATHNAME', 'textfp_winnow'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION winnow(text, integer, integer, integer, text, boolean, text, text[], bigint, text)
+	IS 'winnowed fingerprints of a text''s shingles (the least hash of every window of shingles), sorted, without repeats';
+
+CREATE FUNCTION containment(a bigint[], b bigint[]) RETURNS float8
+	AS 'MODULE_PATHNAME', 'textfp_containment'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION containment(bigint[], bigint[])
+	IS 'share of a''s distinct values found in b (0 for an empty a): how much of a the text of b quotes';
+
+-- type excerpt_query
+
+CREATE TYPE excerpt_query;
+
+CREATE FUNCTION excerpt_query_in(cstring) RETURNS excerpt_query
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION excerpt_query_out(excerpt_query) RETURNS cstring
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION excerpt_query_recv(internal) RETURNS excerpt_query
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION excerpt_query_send(excerpt_query) RETURNS bytea
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE excerpt_query (
+	INPUT = excerpt_query_in,
+	OUTPUT = excerpt_query_out,
+	RECEIVE = excerpt_query_recv,
+	SEND = excerpt_query_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+COMMENT ON TYPE excerpt_query
+	IS 'winnowed fingerprints with a direction (quoted_in or quoting), a least containment and a least number of shared fingerprints';
+COMMENT ON FUNCTION excerpt_query_in(cstring) IS 'text input of excerpt_query';
+COMMENT ON FUNCTION excerpt_query_out(excerpt_query) IS 'text output of excerpt_query';
+COMMENT ON FUNCTION excerpt_query_recv(internal) IS 'binary input of excerpt_query';
+COMMENT ON FUNCTION excerpt_query_send(excerpt_query) IS 'binary output of excerpt_query';
+
+CREATE FUNCTION quoted_in(fingerprints bigint[], min_containment float8 DEFAULT 0.2,
+						  min_shared integer DEFAULT 3, ignore bigint[] DEFAULT '{}')
+RETURNS excerpt_query
+	AS 'MODULE_PATHNAME', 'excerpt_query_quoted_in'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION quoted_in(bigint[], float8, integer, bigint[])
+	IS 'query for rows of which a share min_containment (and min_shared fingerprints) is in these fingerprints: the sources a text quotes; ignored fingerprints count on neither side';
+CREATE FUNCTION quoting(fingerprints bigint[], min_containment float8 DEFAULT 0.2,
+						min_shared integer DEFAULT 3, ignore bigint[] DEFAULT '{}')
+RETURNS excerpt_query
+	AS 'MODULE_PATHNAME', 'excerpt_query_quoting'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION quoting(bigint[], float8, integer, bigint[])
+	IS 'query for rows that hold a share min_containment (and min_shared) of these fingerprints: the texts that quote it; ignored fingerprints count on neither side';
+
+CREATE FUNCTION excerpt_query_fingerprints(excerpt_query) RETURNS bigint[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION excerpt_query_ignored(excerpt_query) RETURNS bigint[]
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION excerpt_query_direction(excerpt_query) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION excerpt_query_min_containment(excerpt_query) RETURNS float8
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION excerpt_query_min_shared(excerpt_query) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION excerpt_query_fingerprints(excerpt_query) IS 'fingerprints of an excerpt_query, sorted, without repeats';
+COMMENT ON FUNCTION excerpt_query_ignored(excerpt_query) IS 'fingerprints an excerpt_query ignores, sorted, without repeats';
+COMMENT ON FUNCTION excerpt_query_direction(excerpt_query) IS 'direction of an excerpt_query: quoted_in or quoting';
+COMMENT ON FUNCTION excerpt_query_min_containment(excerpt_query) IS 'least containment of an excerpt_query';
+COMMENT ON FUNCTION excerpt_query_min_shared(excerpt_query) IS 'least number of shared fingerprints of an excerpt_query';
+
+-- COST 10: one merge of two sorted arrays.
+CREATE FUNCTION excerpt_query_row_match(bigint[], excerpt_query) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+CREATE FUNCTION excerpt_query_match_row(excerpt_query, bigint[]) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
+COMMENT ON FUNCTION excerpt_query_row_match(bigint[], excerpt_query)
+	IS 'implementation of <@: the row shares enough fingerprints with the query in its direction';
+COMMENT ON FUNCTION excerpt_query_match_row(excerpt_query, bigint[])
+	IS 'implementation of @> with the query on the left';
+
+CREATE OPERATOR <@ (
+	LEFTARG = bigint[], RIGHTARG = excerpt_query, FUNCTION = excerpt_query_row_match,
+	COMMUTATOR = @>, RESTRICT = pg_catalog.contsel, JOIN = pg_catalog.contjoinsel
+);
+CREATE OPERATOR @> (
+	LEFTARG = excerpt_query, RIGHTARG = bigint[], FUNCTION = excerpt_query_match_row,
+	COMMUTATOR = <@, RESTRICT = pg_catalog.contsel, JOIN = pg_catalog.contjoinsel
+);
+COMMENT ON OPERATOR <@ (bigint[], excerpt_query)
+	IS 'excerpt match: the row shares enough winnowed fingerprints with the query in its direction';
+COMMENT ON OPERATOR @> (excerpt_query, bigint[])
+	IS 'excerpt match with the query on the left';
+
+-- GIN: one key per fingerprint, "at least so many keys" (gin_minhash_ops's
+-- consistent functions, declared again for bigint[]).  Support functions
+-- name the indexed type (bigint[]) where the query goes, as amvalidate wants;
+-- the query is an excerpt_query.
+
+CREATE FUNCTION gin_winnow_extract_value(bigint[], internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_winnow_consistent(internal, smallint, bigint[], integer, internal, internal, internal, internal) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'gin_minhash_consistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_winnow_triconsistent(internal, smallint, bigint[], integer, internal, internal, internal) RETURNS "char"
+	AS 'MODULE_PATHNAME', 'gin_minhash_triconsistent' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gin_winnow_options(internal) RETURNS void
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION gin_winnow_extract_value(bigint[], internal, internal)
+	IS 'GIN support: one key per distinct fingerprint';
+COMMENT ON FUNCTION gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal)
+	IS 'GIN support: the query''s fingerprints and how many a row must share';
+COMMENT ON FUNCTION gin_winnow_consistent(internal, smallint, bigint[], integer, internal, internal, internal, internal)
+	IS 'GIN support: enough fingerprints shared';
+COMMENT ON FUNCTION gin_winnow_triconsistent(internal, smallint, bigint[], integer, internal, internal, internal)
+	IS 'GIN support: ternary form of the consistent function';
+COMMENT ON FUNCTION gin_winnow_options(internal)
+	IS 'GIN support: the bits option';
+
+CREATE OPERATOR CLASS gin_winnow_ops
+	FOR TYPE bigint[] USING gin AS
+	OPERATOR 1 <@ (bigint[], excerpt_query),
+	FUNCTION 1 pg_catalog.btint8cmp(bigint, bigint),
+	FUNCTION 2 gin_winnow_extract_value(bigint[], internal, internal),
+	FUNCTION 3 gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal),
+	FUNCTION 4 gin_winnow_consistent(internal, smallint, bigint[], integer, internal, internal, internal, internal),
+	FUNCTION 6 gin_winnow_triconsistent(internal, smallint, bigint[], integer, internal, internal, internal),
+	FUNCTION 7 gin_winnow_options(internal),
+	STORAGE bigint;
+COMMENT ON OPERATOR CLASS gin_winnow_ops USING gin
+	IS 'winnowed fingerprints (bigint[]): exact for <@ excerpt_query, one key per fingerprint';

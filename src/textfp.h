@@ -9,6 +9,7 @@
 #include "access/stratnum.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
+#include "utils/array.h"
 
 #include "tfp_core.h"
 
@@ -116,6 +117,33 @@ typedef struct GinMinhashQuery
 	int			needed;
 } GinMinhashQuery;
 
+/*
+ * excerpt_query: winnowed fingerprints (a signed set), a direction, the
+ * least containment and shared fingerprints, and fingerprints to ignore
+ * (boilerplate), for bigint[] <@ excerpt_query.  The query's fingerprints
+ * exclude the ignored ones, which follow them in hashes[].
+ */
+#define EXCERPT_QUOTED_IN	1	/* rows with a share of themselves in the query */
+#define EXCERPT_QUOTING		2	/* rows holding a share of the query */
+#define EXCERPT_MAX_SHARED	1000000
+
+typedef struct ExcerptQuery
+{
+	int32		vl_len_;
+	int32		kind;			/* EXCERPT_QUOTED_IN or EXCERPT_QUOTING */
+	float8		min_containment;	/* 0..1 */
+	int32		min_shared;		/* 1..EXCERPT_MAX_SHARED */
+	int32		n;				/* fingerprints, sorted, distinct */
+	int32		nignore;		/* then the ignored ones, sorted, distinct */
+	int32		pad;			/* always 0 */
+	int64		hashes[FLEXIBLE_ARRAY_MEMBER];
+} ExcerptQuery;
+
+#define ExcerptQueryIgnored(q)	((const uint64 *) (q)->hashes + (q)->n)
+
+#define DatumGetExcerptQueryP(d)	((ExcerptQuery *) PG_DETOAST_DATUM(d))
+#define PG_GETARG_EXCERPT_QUERY_P(n) DatumGetExcerptQueryP(PG_GETARG_DATUM(n))
+
 /* Strategy numbers of the index operator classes. */
 #define SIMHASH_EQ_STRATEGY			1	/* simhash64 = simhash64 */
 #define SIMHASH_NEAR_STRATEGY		2	/* simhash64 % simhash64 */
@@ -126,6 +154,7 @@ typedef struct GinMinhashQuery
 #define MINHASH_NEAR_STRATEGY		2	/* minhash_sig % minhash_sig */
 #define MINHASH_WITHIN_STRATEGY		3	/* minhash_sig <@ jaccard_ball */
 #define MINHASH_LSH_STRATEGY		1	/* minhash_sig @@ lsh_query (gin_minhash_lsh_ops) */
+#define EXCERPT_STRATEGY			1	/* bigint[] <@ excerpt_query (gin_winnow_ops) */
 #define PG_GETARG_HAMMING_BALL_P(n) ((HammingBall *) PG_GETARG_POINTER(n))
 
 /*
@@ -180,6 +209,10 @@ extern void minhash_lsh_header(const MinhashSig *sig, tfp_lsh_header *h);
 extern bool minhash_lsh_match(const MinhashSig *sig, const LshQuery *q);
 extern void minhash_lsh_check_banding(int k, int32 bands, int32 rows, int32 min_bands);
 
+/* winnow.c and excerpt_query.c */
+extern const uint64 *textfp_int8_set(ArrayType *arr, const char *what, size_t *n);
+extern ArrayType *textfp_int8_array(const uint64 *v, size_t n);
+extern size_t excerpt_query_needed(const ExcerptQuery *q, size_t nrow);
 /* minhash_text.c */
 extern MinhashSig *textfp_minhash_doc(text *doc, const tfp_options *opts, uint32 pipeline_id, int k,
 									  tfp_minhash_method method, size_t *nfeatures);

@@ -713,6 +713,61 @@ extern size_t tfp_minhash_sig_encode(const tfp_minhash_header *h, const uint32_t
 extern tfp_form_error tfp_threshold_parse(const char *s, size_t len, double *t);
 extern tfp_form_error tfp_threshold_check(double t);
 
+/* --- winnowed fingerprints and containment (winnow.c) --- */
+
+#define TFP_WINNOW_MAX_WINDOW 256
+
+/*
+ * Winnowing in steps: init, tfp_winnow_add for every shingle hash in text
+ * order (a tfp_feature_fn, so tfp_pipeline can feed it), finish.  Memory:
+ * the window and the fingerprints chosen (at most one per shingle).
+ */
+typedef struct tfp_winnow
+{
+	tfp_env    *env;
+	int			window;			/* 1..TFP_WINNOW_MAX_WINDOW */
+	int			head;			/* deque of window-minimum candidates: a ring */
+	int			count;
+	uint64_t	seen;			/* shingles so far */
+	uint64_t	last_pos;		/* position of the last fingerprint kept */
+	uint64_t	hash[TFP_WINNOW_MAX_WINDOW];
+	uint64_t	pos[TFP_WINNOW_MAX_WINDOW];
+	uint64_t   *out;			/* fingerprints kept, in text order */
+	size_t		n;
+	size_t		cap;
+	size_t		limit;			/* TFP_MAX_FEATURES (then TFP_ETOOMANY) */
+} tfp_winnow;
+
+extern void tfp_winnow_init(tfp_env *env, tfp_winnow *wn, int window);
+extern tfp_status tfp_winnow_add(void *arg, uint64_t hash, const char *text, size_t len);
+/* Hands over the fingerprints as a signed set (*out is the caller's to free). */
+extern tfp_status tfp_winnow_finish(tfp_winnow *wn, uint64_t **out, size_t *n);
+extern void tfp_winnow_free(tfp_winnow *wn);
+
+/*
+ * The winnowed fingerprints of a text's shingles, window shingles a window
+ * (TFP_ETOOLONG outside 1..TFP_WINNOW_MAX_WINDOW), as a signed set; a text
+ * without shingles has none, a text of fewer shingles than a window one.
+ */
+extern tfp_status tfp_winnow_text(tfp_env *env, const tfp_options *opts,
+								  const char *utf8, size_t len, int window,
+								  uint64_t **out, size_t *n);
+
+/* Drops repeats from sorted v in place; returns the new length. */
+extern size_t tfp_unique_u64(uint64_t *v, size_t n);
+/* True when v is strictly increasing as signed values: a signed set. */
+extern bool tfp_is_signed_set(const uint64_t *v, size_t n);
+/* Values two signed sets share. */
+extern size_t tfp_signed_set_shared(const uint64_t *a, size_t na,
+									const uint64_t *b, size_t nb);
+
+/*
+ * Shared values a set of n needs for containment c: the smallest s with
+ * (double) s / n >= c (0 for c <= 0, n + 1 for c > 1), and at least
+ * min_shared.  Operator and index share it, so they agree.
+ */
+extern size_t tfp_containment_needed(double c, size_t n, size_t min_shared);
+
 /* --- versions (normalize.c) --- */
 extern void tfp_icu_version(char *buf, size_t buflen);
 extern void tfp_unicode_version(char *buf, size_t buflen);

@@ -2137,6 +2137,9 @@ error_allocation_failures(void)
 #include "test_zh.c"
 #include "test_signatures.c"
 #include "test_presets.c"
+/* winnow('The quick brown fox ...') with SQL defaults, as sql/excerpts.sql shows it */
+#define WINNOW_GOLDEN_EN "3871334863867564548,4895666318593413016,5645340696667957622,6960761400110224010"
+#include "test_winnow.c"
 
 static const unit_case cases[] = {
 	UNIT_CASE(hash_xxh3_known_vectors),
@@ -2272,6 +2275,14 @@ static const unit_case cases[] = {
 	UNIT_CASE(presets_are_frozen),
 	UNIT_CASE(presets_table_is_consistent),
 	UNIT_CASE(presets_golden_values),
+	UNIT_CASE(winnow_matches_naive_window_minima),
+	UNIT_CASE(winnow_shared_run_shares_a_fingerprint),
+	UNIT_CASE(winnow_quoted_stream_is_contained),
+	UNIT_CASE(winnow_limits_and_memory),
+	UNIT_CASE(winnow_allocation_failures),
+	UNIT_CASE(winnow_golden_values),
+	UNIT_CASE(winnow_containment_needed_is_exact),
+	UNIT_CASE(winnow_signed_sets),
 };
 
 int
