@@ -95,6 +95,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
 	union_find cluster_table cluster_limit track track_order track_owner track_batch plpgsql_decoys plpgsql_lint \
+	operator_capture \
 	signatures excerpts
 REGRESS_OPTS = --encoding=UTF8 --no-locale
 

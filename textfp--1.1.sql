@@ -2870,8 +2870,8 @@ COMMENT ON FUNCTION signature_overlap(bigint[], bigint[])
 -- (containment), which Jaccard similarity cannot see when the other text is
 -- longer.  An excerpt_query carries the fingerprints of a text, a direction,
 -- a least containment and a least number of shared fingerprints:
---   row <@ quoted_in(q, c, m)  a share c of the row (and m fingerprints) is in q;
---   row <@ quoting(q, c, m)    the row holds a share c of q (and m fingerprints).
+--   row @@ quoted_in(q, c, m)  a share c of the row (and m fingerprints) is in q;
+--   row @@ quoting(q, c, m)    the row holds a share c of q (and m fingerprints).
 -- Every parameter is in the value, so the operators are IMMUTABLE and
 -- gin_winnow_ops (one key per fingerprint, "at least so many keys", then
 -- recheck) answers exactly what a sequential scan answers.
@@ -2965,21 +2965,24 @@ CREATE FUNCTION excerpt_query_row_match(bigint[], excerpt_query) RETURNS boolean
 CREATE FUNCTION excerpt_query_match_row(excerpt_query, bigint[]) RETURNS boolean
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 10;
 COMMENT ON FUNCTION excerpt_query_row_match(bigint[], excerpt_query)
-	IS 'implementation of <@: the row shares enough fingerprints with the query in its direction';
+	IS 'implementation of @@: the row shares enough fingerprints with the query in its direction';
 COMMENT ON FUNCTION excerpt_query_match_row(excerpt_query, bigint[])
-	IS 'implementation of @> with the query on the left';
+	IS 'implementation of @@ with the query on the left';
 
-CREATE OPERATOR <@ (
+-- @@, as tsvector @@ tsquery: not <@ and @>, which an untyped literal
+-- beside a bigint[] ('{1,2}') would resolve to this type rather than to
+-- the array operators (sql/operator_capture.sql)
+CREATE OPERATOR @@ (
 	LEFTARG = bigint[], RIGHTARG = excerpt_query, FUNCTION = excerpt_query_row_match,
-	COMMUTATOR = @>, RESTRICT = pg_catalog.contsel, JOIN = pg_catalog.contjoinsel
+	COMMUTATOR = @@, RESTRICT = pg_catalog.contsel, JOIN = pg_catalog.contjoinsel
 );
-CREATE OPERATOR @> (
+CREATE OPERATOR @@ (
 	LEFTARG = excerpt_query, RIGHTARG = bigint[], FUNCTION = excerpt_query_match_row,
-	COMMUTATOR = <@, RESTRICT = pg_catalog.contsel, JOIN = pg_catalog.contjoinsel
+	COMMUTATOR = @@, RESTRICT = pg_catalog.contsel, JOIN = pg_catalog.contjoinsel
 );
-COMMENT ON OPERATOR <@ (bigint[], excerpt_query)
+COMMENT ON OPERATOR @@ (bigint[], excerpt_query)
 	IS 'excerpt match: the row shares enough winnowed fingerprints with the query in its direction';
-COMMENT ON OPERATOR @> (excerpt_query, bigint[])
+COMMENT ON OPERATOR @@ (excerpt_query, bigint[])
 	IS 'excerpt match with the query on the left';
 
 -- GIN: one key per fingerprint, "at least so many keys" (gin_minhash_ops's
@@ -3010,7 +3013,7 @@ COMMENT ON FUNCTION gin_winnow_options(internal)
 
 CREATE OPERATOR CLASS gin_winnow_ops
 	FOR TYPE bigint[] USING gin AS
-	OPERATOR 1 <@ (bigint[], excerpt_query),
+	OPERATOR 1 @@ (bigint[], excerpt_query),
 	FUNCTION 1 pg_catalog.btint8cmp(bigint, bigint),
 	FUNCTION 2 gin_winnow_extract_value(bigint[], internal, internal),
 	FUNCTION 3 gin_winnow_extract_query(bigint[], internal, smallint, internal, internal, internal, internal),
@@ -3019,4 +3022,4 @@ CREATE OPERATOR CLASS gin_winnow_ops
 	FUNCTION 7 gin_winnow_options(internal),
 	STORAGE bigint;
 COMMENT ON OPERATOR CLASS gin_winnow_ops USING gin
-	IS 'winnowed fingerprints (bigint[]): exact for <@ excerpt_query, one key per fingerprint';
+	IS 'winnowed fingerprints (bigint[]): exact for @@ excerpt_query, one key per fingerprint';

@@ -1,5 +1,5 @@
 -- Excerpts: winnow() fingerprints (golden values), containment(), the
--- excerpt_query type (text and binary forms, accessors), <@ / @> in both
+-- excerpt_query type (text and binary forms, accessors), @@ in both
 -- directions with and without ignored fingerprints, and gin_winnow_ops
 -- answering exactly what a sequential scan answers, before and after
 -- inserts (pending list), updates, deletes and VACUUM.  Bad input last.
@@ -22,9 +22,9 @@ WITH t(src, host) AS (VALUES (
   'In other news today. Storm closes the harbour bridge for two days while engineers inspect cables damaged by high winds overnight, the council said in a statement on Monday morning. Meanwhile the local bakery won a national prize for its sourdough bread and thanked its staff and many loyal customers for years of support.'))
 SELECT round(containment(winnow(src), winnow(host))::numeric, 4) AS source_in_host,
        round(containment(winnow(host), winnow(src))::numeric, 4) AS host_in_source,
-       winnow(src) <@ quoted_in(winnow(host)) AS host_quotes_source,
-       winnow(host) <@ quoting(winnow(src)) AS host_is_quoting,
-       quoting(winnow(src)) @> winnow(host) AS commuted
+       winnow(src) @@ quoted_in(winnow(host)) AS host_quotes_source,
+       winnow(host) @@ quoting(winnow(src)) AS host_is_quoting,
+       quoting(winnow(src)) @@ winnow(host) AS commuted
 FROM t;
 -- a Taiwan reprint of a mainland text: nothing shared as written, all of it
 -- with chinese => 'mainland' (the pipeline's regional conversion, last argument)
@@ -55,15 +55,15 @@ SELECT q::text FROM eq_bin2;
 SELECT (SELECT array_agg(q::text) FROM eq_bin) = (SELECT array_agg(q::text) FROM eq_bin2) AS binary_round_trip;
 
 -- the rule, by hand: a row of 4 fingerprints, 2 shared with the query
-SELECT c, m, '{1,2,3,4}'::bigint[] <@ quoted_in('{2,4,10,11,12,13,14,15}', c, m) AS quoted_in,
-       '{1,2,3,4}'::bigint[] <@ quoting('{2,4,10,11,12,13,14,15}', c, m) AS quoting
+SELECT c, m, '{1,2,3,4}'::bigint[] @@ quoted_in('{2,4,10,11,12,13,14,15}', c, m) AS quoted_in,
+       '{1,2,3,4}'::bigint[] @@ quoting('{2,4,10,11,12,13,14,15}', c, m) AS quoting
 FROM (VALUES (0.5, 2), (0.5, 3), (0.51, 1), (0.25, 1), (0.26, 1), (0, 1), (1, 1)) v(c, m);
 -- ignored fingerprints count on neither side: 2 of the row's 3 others are in the query
-SELECT '{1,2,3,4}'::bigint[] <@ quoted_in('{2,3,4}', 0.7, 1) AS without_ignore,
-       '{1,2,3,4}'::bigint[] <@ quoted_in('{2,3,4}', 0.7, 1, '{4}') AS ignoring_4,
-       '{1,2,3,4}'::bigint[] <@ quoted_in('{2,3,4}', 0.6, 1, '{4}') AS ignoring_4_at_06;
+SELECT '{1,2,3,4}'::bigint[] @@ quoted_in('{2,3,4}', 0.7, 1) AS without_ignore,
+       '{1,2,3,4}'::bigint[] @@ quoted_in('{2,3,4}', 0.7, 1, '{4}') AS ignoring_4,
+       '{1,2,3,4}'::bigint[] @@ quoted_in('{2,3,4}', 0.6, 1, '{4}') AS ignoring_4_at_06;
 -- an empty row never matches, nor a row when the query is empty
-SELECT '{}'::bigint[] <@ quoted_in('{1}', 0, 1), '{1}'::bigint[] <@ quoting('{}', 0, 1);
+SELECT '{}'::bigint[] @@ quoted_in('{1}', 0, 1), '{1}'::bigint[] @@ quoting('{}', 0, 1);
 
 -- a table of generated articles: 300 originals of 30 to 330 words, composites
 -- that quote 25% to 60% of an original inside other text, standalone passages,
@@ -117,13 +117,13 @@ INSERT INTO exp VALUES (0.2, 3, false), (0.2, 3, true), (0.5, 1, false), (0.05, 
 CREATE FUNCTION ex_run_queries() RETURNS TABLE (dir text, qid int, c float8, m int, ig bool, id int)
 LANGUAGE sql AS $$
   SELECT 'quoted_in', qid, c, m, ig, id FROM exq, exp, ex_common, ex
-  WHERE ex.fp <@ quoted_in(q, c, m, CASE WHEN ig THEN common ELSE '{}' END)
+  WHERE ex.fp @@ quoted_in(q, c, m, CASE WHEN ig THEN common ELSE '{}' END)
   UNION ALL
   SELECT 'quoting', qid, c, m, ig, id FROM exq, exp, ex_common, ex
-  WHERE ex.fp <@ quoting(q, c, m, CASE WHEN ig THEN common ELSE '{}' END)
+  WHERE ex.fp @@ quoting(q, c, m, CASE WHEN ig THEN common ELSE '{}' END)
   UNION ALL
   SELECT 'commuted', qid, c, m, ig, id FROM exq, exp, ex_common, ex
-  WHERE quoted_in(q, c, m, CASE WHEN ig THEN common ELSE '{}' END) @> ex.fp
+  WHERE quoted_in(q, c, m, CASE WHEN ig THEN common ELSE '{}' END) @@ ex.fp
 $$;
 
 SET enable_indexscan = off;
@@ -139,12 +139,12 @@ SELECT dir, c, m, ig, count(*) FROM ex_seq GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3,
 -- and its other excerpts; and site articles find each other through their
 -- footer, unless the common fingerprints are ignored
 SELECT e.kind, count(*) AS queries,
-       count(*) FILTER (WHERE EXISTS (SELECT FROM ex o WHERE o.id = e.src AND o.fp <@ quoted_in(e.fp))) AS source_quoted,
-       count(*) FILTER (WHERE EXISTS (SELECT FROM ex o WHERE o.id = e.src AND o.fp <@ quoting(e.fp))) AS source_quoting,
+       count(*) FILTER (WHERE EXISTS (SELECT FROM ex o WHERE o.id = e.src AND o.fp @@ quoted_in(e.fp))) AS source_quoted,
+       count(*) FILTER (WHERE EXISTS (SELECT FROM ex o WHERE o.id = e.src AND o.fp @@ quoting(e.fp))) AS source_quoting,
        count(*) FILTER (WHERE EXISTS (SELECT FROM ex o WHERE o.id <> e.id AND o.id IS DISTINCT FROM e.src
-                                      AND (e.src IS NULL OR o.src IS DISTINCT FROM e.src) AND o.fp <@ quoted_in(e.fp))) AS others_quoted,
+                                      AND (e.src IS NULL OR o.src IS DISTINCT FROM e.src) AND o.fp @@ quoted_in(e.fp))) AS others_quoted,
        count(*) FILTER (WHERE EXISTS (SELECT FROM ex o, ex_common WHERE o.id <> e.id AND o.id IS DISTINCT FROM e.src
-                                      AND (e.src IS NULL OR o.src IS DISTINCT FROM e.src) AND o.fp <@ quoted_in(e.fp, ignore => common))) AS others_quoted_ignoring
+                                      AND (e.src IS NULL OR o.src IS DISTINCT FROM e.src) AND o.fp @@ quoted_in(e.fp, ignore => common))) AS others_quoted_ignoring
 FROM ex e WHERE e.kind IN ('composite', 'standalone', 'site') GROUP BY e.kind ORDER BY e.kind;
 
 -- the same queries through the index (every other plan off), against a
@@ -162,7 +162,7 @@ BEGIN
   CREATE TEMP TABLE ex_i AS SELECT * FROM ex_run_queries();
   -- the index took the queries (else both sides were scans)
   FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) SELECT id FROM exq, exp, ex_common, ex
-                    WHERE ex.fp <@ quoted_in(q, c, m, CASE WHEN ig THEN common ELSE ''{}'' END)' LOOP
+                    WHERE ex.fp @@ quoted_in(q, c, m, CASE WHEN ig THEN common ELSE ''{}'' END)' LOOP
     used := used OR l LIKE '%Bitmap Index Scan on ex_fp_gin%';
   END LOOP;
   PERFORM set_config('enable_seqscan', 'on', true);
@@ -174,19 +174,32 @@ $$;
 CREATE INDEX ex_fp_gin ON ex USING gin (fp gin_winnow_ops);
 SELECT amvalidate(oid) FROM pg_opclass WHERE opcname = 'gin_winnow_ops';
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT id FROM ex WHERE fp <@ quoted_in('{1,2,3}');
-EXPLAIN (COSTS OFF) SELECT id FROM ex WHERE quoting('{1,2,3}') @> fp;
-EXPLAIN (COSTS OFF) SELECT e.id FROM exq, ex e WHERE exq.qid = 1003 AND e.fp <@ quoted_in(exq.q);
--- the comparison's queries take the index too
-EXPLAIN (COSTS OFF) SELECT qid, id FROM exq, exp, ex_common, ex
-  WHERE ex.fp <@ quoting(q, c, m, CASE WHEN ig THEN common ELSE '{}' END);
+EXPLAIN (COSTS OFF) SELECT id FROM ex WHERE fp @@ quoted_in('{1,2,3}');
+EXPLAIN (COSTS OFF) SELECT id FROM ex WHERE quoting('{1,2,3}') @@ fp;
+EXPLAIN (COSTS OFF) SELECT e.id FROM exq, ex e WHERE exq.qid = 1003 AND e.fp @@ quoted_in(exq.q);
+-- the comparison's queries take the index too (the order in which the plan
+-- joins the small tables is the planner's to choose)
+CREATE FUNCTION pg_temp.plan_has(q text, node text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+  l text;
+BEGIN
+  FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+    IF l LIKE '%' || node || '%' THEN
+      RETURN true;
+    END IF;
+  END LOOP;
+  RETURN false;
+END
+$$;
+SELECT pg_temp.plan_has($$SELECT qid, id FROM exq, exp, ex_common, ex
+  WHERE ex.fp @@ quoting(q, c, m, CASE WHEN ig THEN common ELSE '{}' END)$$, 'Bitmap Index Scan on ex_fp_gin') AS quoting_takes_the_index;
 RESET enable_seqscan;
 SELECT * FROM ex_compare_with_seq();
 SELECT count(*) AS matches FROM ex_s;
 SET enable_seqscan = off;
 -- a query that needs more shared fingerprints than it has reads no key and finds nothing
-SELECT count(*) FROM ex WHERE fp <@ quoting('{1,2}', 0, 3);
-SELECT count(*) FROM ex WHERE fp <@ quoted_in('{}');
+SELECT count(*) FROM ex WHERE fp @@ quoting('{1,2}', 0, 3);
+SELECT count(*) FROM ex WHERE fp @@ quoted_in('{}');
 RESET enable_seqscan;
 
 -- inserts into the pending list, updates, deletes, VACUUM: still the same answers
@@ -197,7 +210,7 @@ SELECT * FROM ex_compare_with_seq();
 INSERT INTO ex SELECT * FROM ex_saved;
 -- a row whose text gains a copy of another: it now quotes it
 UPDATE ex SET fp = winnow(body || ' ' || (SELECT body FROM ex WHERE id = 2)) WHERE id = 5;
-SELECT id FROM ex WHERE fp <@ quoted_in((SELECT fp FROM ex WHERE id = 5)) ORDER BY id;
+SELECT id FROM ex WHERE fp @@ quoted_in((SELECT fp FROM ex WHERE id = 5)) ORDER BY id;
 SELECT * FROM ex_compare_with_seq();
 SELECT count(*) AS matches FROM ex_s;
 UPDATE ex SET fp = winnow(body) WHERE id = 5;
@@ -234,7 +247,7 @@ SELECT quoting('{1}', 0.2, 0);
 SELECT quoting('{1}', 0.2, 1000001);
 SELECT quoting('{1}', ignore => '{1,NULL}');
 SELECT containment('{1,NULL}', '{1}');
-SELECT '{1,NULL}'::bigint[] <@ quoted_in('{1}');
+SELECT '{1,NULL}'::bigint[] @@ quoted_in('{1}');
 SELECT 'garbage'::excerpt_query;
 SELECT 'quoted_in:abc:3:{1}'::excerpt_query;
 SELECT 'quoted:0.2:3:{1}'::excerpt_query;

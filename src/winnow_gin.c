@@ -1,6 +1,6 @@
 /*
  * winnow_gin.c: GIN operator class gin_winnow_ops for bigint[] of winnowed
- * fingerprints, exact for <@ excerpt_query.
+ * fingerprints, exact for @@ excerpt_query.
  *
  * A row is indexed under each of its distinct fingerprints.  A row matches
  * a query only if it shares at least `needed` fingerprints with it: for

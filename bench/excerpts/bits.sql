@@ -28,7 +28,7 @@ BEGIN
 	  ms := '{}'; m := '{}';
 	  FOR r IN SELECT winnow(body) AS fp FROM xl_raw WHERE id > (SELECT max(id) FROM xl_raw) - 200 LOOP
 		t0 := clock_timestamp();
-		EXECUTE 'SELECT count(*) FROM xl WHERE fp <@ ' || q INTO n USING r.fp, common;
+		EXECUTE 'SELECT count(*) FROM xl WHERE fp @@ ' || q INTO n USING r.fp, common;
 		ms := ms || extract(epoch FROM clock_timestamp() - t0) * 1000;
 		m := m || n;
 	  END LOOP;

@@ -72,7 +72,7 @@ BEGIN
   SELECT c.common INTO common FROM xl_common c;
   FOR r IN SELECT winnow(body) AS fp FROM xl_raw WHERE id > (SELECT max(id) FROM xl_raw) - (SELECT current_setting('xl.probes')::int) LOOP
 	t0 := clock_timestamp();
-	EXECUTE 'SELECT count(*) FROM xl WHERE fp <@ ' || q INTO n USING r.fp, common;
+	EXECUTE 'SELECT count(*) FROM xl WHERE fp @@ ' || q INTO n USING r.fp, common;
 	INSERT INTO xl_probe_ms VALUES (what, extract(epoch FROM clock_timestamp() - t0) * 1000, n);
   END LOOP;
 END $$;
