@@ -288,34 +288,75 @@ for my $method (qw(simhash minhash trgm)) {
 }
 
 print "## Reporting split: per edit kind and strength\n\n";
-print "Original-copy pairs of one kind, at each method's default threshold (pg_trgm: its default 0.3 and the\n"
-	. "threshold tuned above, $trgm_tuned). Recall is the share of those pairs found. Precision counts the false\n"
-	. "pairs of the whole split against the pairs of that kind found, as if every reprint in the collection were of\n"
-	. "that kind. Strength 1 is light, 3 heavy (the corpus section of docs/quality.md says what each means).\n\n";
-my @cols = (['simhash', 'default', $default_threshold{simhash}], ['minhash', 'default', $default_threshold{minhash}],
-	['trgm', 'trgm', 0.3], ['trgm', 'trgm', $trgm_tuned]);
+printf "Run: %s; %s, %s cores, load %s; %s; textfp commit %s; command `%s`; %s s in all.\n\n",
+	map { $meta{$_} // '?' } qw(date cpu nproc load server commit command elapsed_s);
+# The columns: the 1.0 defaults, pg_trgm, the presets at their thresholds (textfp_presets()),
+# and the set methods at their documented rules (methods.sql says how each pair is scored).
+my @cols = (
+	{ name => 'SimHash 1.0', method => 'simhash', cfg => 'default', v => $default_threshold{simhash},
+		rule => "`simhash(txt)`, d <= $default_threshold{simhash}" },
+	{ name => 'MinHash 1.0', method => 'minhash', cfg => 'default', v => $default_threshold{minhash},
+		rule => "`minhash(txt)`, J >= $default_threshold{minhash}" },
+	{ name => 'trgm 0.3', method => 'trgm', cfg => 'trgm', v => 0.3, rule => 'pg_trgm `similarity()` >= 0.3, its default' },
+	{ name => "trgm $trgm_tuned", method => 'trgm', cfg => 'trgm', v => $trgm_tuned,
+		rule => "pg_trgm `similarity()` >= $trgm_tuned, tuned above" },
+);
+for my $p (-e "$out/presets.tsv" ? do { open my $fh, '<', "$out/presets.tsv" or die; map { chomp; [split /\t/] } <$fh> } : ()) {
+	my ($name, $method, $t) = @$p;
+	push @cols, { name => $name, method => $method, cfg => "preset $name", v => $t + 0,
+		rule => sprintf('`%s(txt, preset => \'%s\'%s)`, %s', $method, $name,
+			$name =~ /idf/ ? ', idf => model' : '', $method eq 'simhash' ? "d <= $t" : 'J >= ' . ($t + 0)) };
+}
+push @cols,
+	{ name => 'excerpt', method => 'excerpt', cfg => 'winnow', s => 20,
+		rule => '`winnow(txt)`: one text an excerpt of the other, at least 3 shared fingerprints and `containment()` of the smaller in the larger >= 0.2 (docs/excerpts.md)' },
+	{ name => 'excerpt, ignore', method => 'excerpt', cfg => 'winnow ignore', s => 20,
+		rule => 'the same, with the fingerprints in 20 or more texts of the language and split ignored (the ignore list of docs/excerpts.md; 20 is twice a family: each original and its 8 or 9 copies share most of their fingerprints)' },
+	{ name => 'sentence', method => 'sentence', cfg => 'sentence_signature', s => 2,
+		rule => '`sentence_signature(txt)`, `signature_overlap() >= 2`' },
+	{ name => 'pinyin', method => 'pinyin', cfg => 'pinyin_signature', s => 2,
+		rule => '`pinyin_signature(txt)`, `signature_overlap() >= 2` (Chinese only: English gives `\'{}\'`)' };
+
+print "Every pair of one language in the reporting split, scored by each method at its documented threshold:\n\n";
+print "- **$_->{name}**: $_->{rule}\n" for @cols;
+print "\n";
+print "`idf => model` is a model of the texts scored, built per split and language from `simhash_features()` as\n"
+	. "bench/presets builds it. A row is the original-copy pairs of one edit kind and strength (strength 1 is light,\n"
+	. "3 heavy; the corpus section of docs/quality.md says what each means), then the copy-copy pairs (two copies of one\n"
+	. "original) and all reprint pairs. Recall is the share of a row's pairs found; F1 takes as precision the row's\n"
+	. "pairs found against the false pairs of the whole split (the last row of the recall table), as if every reprint\n"
+	. "in the collection were of that kind.\n\n";
+
 for my $lang (@LANGS) {
-	print "### $LANG{$lang}\n\n";
-	print "| edit | pairs | "
-		. join(' | ', map { my $l = $_->[0] eq 'trgm' ? "pg_trgm $_->[2]" : $METHOD{$_->[0]}; "$l recall | $l P | $l F1" } @cols)
-		. " |\n|---|---:|" . ('---:|' x (3 * @cols)) . "\n";
-	my %cv = map { ("$_->[0]/$_->[2]" => curves('reporting', $_->[1], $_->[0], $lang)) } @cols;
-	my @classes = sort { $a <=> $b } grep { $_ != 2 } keys %{$cv{"simhash/$default_threshold{simhash}"}{cls_n}};
-	push @classes, 2;
-	for my $cls (@classes) {
-		my @cells;
-		my $n;
-		for my $c (@cols) {
-			my $cv = $cv{"$c->[0]/$c->[2]"};
-			my $s = cutoff($c->[0], $cv->{k}, $c->[2]);
-			$n = $cv->{cls_n}{$cls};
-			my $tp = $cv->{cls_tp}{$cls}[$s];
-			my ($p, $r, $f) = prf($tp, $cv->{fp}[$s], $n);
-			push @cells, f3($r), f3($p), f3($f);
-		}
-		print '| ', cls_name($cls), " | $n | ", join(' | ', @cells), " |\n";
+	my @c;
+	for my $c (@cols) {
+		my $cv = curves('reporting', $c->{cfg}, $c->{method}, $lang) or next;
+		my $s = $c->{s} // cutoff($c->{method}, $cv->{k}, $c->{v});
+		push @c, { %$c, cv => $cv, cut => $s };
 	}
-	print "\n";
+	next unless @c;
+	my @classes = sort { $a <=> $b } grep { $_ != 2 } keys %{$c[0]{cv}{cls_n}};
+	push @classes, 2;
+	my $head = '| edit | pairs | ' . join(' | ', map { $_->{name} } @c) . " |\n|---|---:|" . ('---:|' x @c) . "\n";
+	for my $what (qw(F1 recall)) {
+		print "### $LANG{$lang}: $what\n\n$head";
+		for my $cls (@classes, 'all') {
+			my ($n, @cells);
+			for my $c (@c) {
+				my $cv = $c->{cv};
+				my ($tp, $pos) = $cls eq 'all' ? ($cv->{tp}[$c->{cut}], $cv->{pos})
+					: ($cv->{cls_tp}{$cls}[$c->{cut}], $cv->{cls_n}{$cls});
+				$n = $pos;
+				my ($p, $r, $f) = prf($tp, $cv->{fp}[$c->{cut}], $pos);
+				push @cells, f3($what eq 'F1' ? $f : $r);
+			}
+			print '| ', ($cls eq 'all' ? 'all reprint pairs' : cls_name($cls)), " | $n | ", join(' | ', @cells), " |\n";
+		}
+		if ($what eq 'recall') {
+			print '| false pairs (of ', $c[0]{cv}{neg}, ' unrelated) | | ', join(' | ', map { $_->{cv}{fp}[$_->{cut}] } @c), " |\n";
+		}
+		print "\n";
+	}
 }
 
 print "## Reporting split: self-join time\n\n";

@@ -7,9 +7,11 @@
 # (pg_virtualenv, C.UTF-8 so that pg_trgm treats Chinese characters as word characters):
 # load.sql loads it and numbers pg_trgm's trigrams; tune.sql scores every pair of the tuning
 # split under a grid of options for simhash and minhash, and pg_trgm's similarity; then the
-# reporting split is scored with the functions' defaults (no options); jointime.sql times
-# self-joins.  report.pl chooses on the tuning split, reports on the reporting split and
-# draws the plots with gnuplot.
+# reporting split is scored with the functions' defaults (no options); methods.sql scores it
+# with the 1.1 methods too (the presets, through bench/presets' load.sql, score.sql and
+# grid.sql; winnow's excerpt rule; the set signatures); jointime.sql times self-joins.
+# report.pl chooses on the tuning split, reports on the reporting split and draws the plots
+# with gnuplot.
 #
 # Raw results and the report go to bench/out/quality-<UTC time>/ (git-ignored).  With
 # UPDATE_DOCS=1 the report replaces the generated part of docs/quality.md and the plots go
@@ -24,6 +26,11 @@
 #   TUNE         1 to score the option grid on the tuning split (default), 0 not to
 #   UPDATE_DOCS  1 to write docs/quality.md's generated part and docs/quality/*.svg
 #   BENCH_PORT   port of the throwaway cluster (default: a free one from 15432 + random)
+#   DB           instead of a throwaway cluster, this database (created, and dropped at the
+#                end unless KEEP_DB=1) on psql's default connection (PGHOST, PGPORT, PGUSER),
+#                with textfp 1.1 and pg_trgm installed in that server; nothing is built
+#   KEEP_DB      1 to keep DB (default 0)
+#   JOINTIME     1 to time the self-joins (default), 0 not to
 
 set -euo pipefail
 
@@ -33,6 +40,9 @@ PER_LANG=${PER_LANG:-160}
 SEED=${SEED:-2026}
 TUNE=${TUNE:-1}
 UPDATE_DOCS=${UPDATE_DOCS:-0}
+DB=${DB:-}
+KEEP_DB=${KEEP_DB:-0}
+JOINTIME=${JOINTIME:-1}
 export LC_ALL=C.UTF-8 LANG=C.UTF-8
 unset LANGUAGE
 start=$SECONDS
@@ -42,6 +52,7 @@ die() { echo "run.sh: $*" >&2; exit 1; }
 
 [[ $PER_LANG =~ ^[0-9]+$ ]] && ((PER_LANG >= 4)) || die "PER_LANG must be an integer >= 4"
 [[ $SEED =~ ^[0-9]+$ ]] || die "SEED must be a non-negative integer"
+[[ -z $DB || $DB =~ ^[a-z_][a-z0-9_]*$ ]] || die "DB must be a plain lower-case name"
 
 # --- packages and build ------------------------------------------------------
 
@@ -53,7 +64,7 @@ ensure_packages build-essential pkg-config postgresql-15 postgresql-server-dev-1
 	debian-handbook fortunes-zh
 # shellcheck source=../../scripts/build_textfp.sh
 source "$repo/scripts/build_textfp.sh"
-build_textfp "$repo"
+[[ -n $DB ]] || build_textfp "$repo"
 
 out="$repo/bench/out/quality-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$out"
@@ -68,7 +79,8 @@ chmod 644 "$out/corpus_rows.tsv"
 	printf 'cpu\t%s\n' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 	printf 'nproc\t%s\n' "$(nproc)"
 	printf 'mem\t%s\n' "$(awk '/^MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)"
-	printf 'command\t%s\n' "PER_LANG=$PER_LANG SEED=$SEED bash bench/quality/run.sh"
+	printf 'load\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf 'command\t%s\n' "PER_LANG=$PER_LANG SEED=$SEED${DB:+ DB=$DB}$( ((JOINTIME)) || echo ' JOINTIME=0') bash bench/quality/run.sh"
 	printf 'commit\t%s\n' "$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || true)"
 	printf 'src_changes\t%s\n' "$(git -C "$repo" status --porcelain -- src textfp--1.0.sql 2>/dev/null | wc -l)"
 } > "$out/meta.txt"
@@ -78,7 +90,7 @@ chmod 644 "$out/corpus_rows.tsv"
 # shellcheck disable=SC2317  # called through bash -c
 inner() {
 	set -euo pipefail
-	local out=$1 q_dir=$2 tune=$3
+	local out=$1 q_dir=$2 tune=$3 jointime=$4
 	local psql=(psql -X -q -v ON_ERROR_STOP=1)
 	"${psql[@]}" -At -c 'SELECT version()' | sed 's/^/server\t/; s/ on x86.*//; s/,.*//' >> "$out/meta.txt"
 	echo "==> loading the corpus, numbering trigrams" >&2
@@ -98,6 +110,13 @@ inner() {
 	"${psql[@]}" -c "SET work_mem = '256MB'; SET jit = off;
 		SELECT score_split('reporting', 'default', ARRAY['simhash', 'minhash']);
 		SELECT score_split('reporting', 'trgm', ARRAY['trgm'])" > /dev/null
+	echo "==> reporting split: the 1.1 methods (presets, excerpts, set signatures)" >&2
+	"${psql[@]}" -v quality="$out/corpus_rows.tsv" -v revisions=/dev/null -v regional=/dev/null \
+		-f "$q_dir/../presets/load.sql" -f "$q_dir/../presets/score.sql" -f "$q_dir/../presets/grid.sql" > /dev/null
+	"${psql[@]}" -v split=reporting -f "$q_dir/methods.sql" > /dev/null
+	# the presets' thresholds, for report.pl's columns
+	"${psql[@]}" -At -F $'\t' -c "SELECT name, method, threshold FROM textfp_presets()
+		ORDER BY method DESC, recommended DESC, name" > "$out/presets.tsv"
 	"${psql[@]}" -c "\\copy score TO '$out/score.tsv' WITH (FORMAT text, HEADER)"
 	"${psql[@]}" -c "\\copy (SELECT lang, split, split_part(source, '/', 1) AS source,
 			count(*) FILTER (WHERE kind = 'original') AS originals,
@@ -108,6 +127,7 @@ inner() {
 	perl -I"$q_dir/../../scripts" "$q_dir/report.pl" "$out" > /dev/null
 	local trgm_t
 	trgm_t=$(awk -F'\t' '$1 == "trgm" { print $3 }' "$out/choice.tsv")
+	((jointime)) || return 0
 	for lang in en zh; do
 		echo "==> reporting split: self-join times ($lang)" >&2
 		"${psql[@]}" -v lang="$lang" -v trgm_threshold="$trgm_t" -f "$q_dir/jointime.sql" > /dev/null
@@ -116,11 +136,20 @@ inner() {
 }
 export -f inner
 
-step "scoring on a throwaway PostgreSQL 15 cluster"
 export PGCLIENTENCODING=UTF8
-pg_virtualenv -t -v 15 ${BENCH_PORT:+-p "$BENCH_PORT"} -c '--encoding=UTF8 --locale=C.UTF-8' \
-	-o 'jit=off' -o 'max_parallel_workers_per_gather=0' -o 'shared_buffers=1GB' \
-	bash -c 'inner "$@"' inner "$out" "$q_dir" "$TUNE"
+if [[ -n $DB ]]; then
+	step "scoring in database $DB of the running server"
+	psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $DB" \
+		-c "CREATE DATABASE $DB TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'"
+	PGDATABASE=$DB PGOPTIONS='-c jit=off -c max_parallel_workers_per_gather=0' \
+		inner "$out" "$q_dir" "$TUNE" "$JOINTIME"
+	((KEEP_DB)) || psql -X -q -d postgres -c "DROP DATABASE $DB"
+else
+	step "scoring on a throwaway PostgreSQL 15 cluster"
+	pg_virtualenv -t -v 15 ${BENCH_PORT:+-p "$BENCH_PORT"} -c '--encoding=UTF8 --locale=C.UTF-8' \
+		-o 'jit=off' -o 'max_parallel_workers_per_gather=0' -o 'shared_buffers=1GB' \
+		bash -c 'inner "$@"' inner "$out" "$q_dir" "$TUNE" "$JOINTIME"
+fi
 
 printf 'elapsed_s\t%s\n' $((SECONDS - start)) >> "$out/meta.txt"
 step "report"
