@@ -154,8 +154,9 @@ for my $method ('simhash', 'minhash')
 	my $threshold = $method eq 'simhash' ? 10 : 0.5;
 	my $near = $method eq 'simhash'
 	  ? "hamming_distance(a.fp, b.fp) <= $threshold"
-	  : "a.fp OPERATOR(\@\@) lsh_query(b.fp, 44, 1, 10) AND a.fp <@ jaccard_ball(b.fp, $threshold)";
-	my $fp = $method eq 'simhash' ? "simhash(t.body, 'null')" : "minhash(t.body, 'null')";
+	  : "a.fp OPERATOR(\@\@) lsh_query(b.fp, 44, 1, (SELECT lsh_min_bands FROM guarded_textfp_config)) AND a.fp <@ jaccard_ball(b.fp, $threshold)";
+	# the registrations' default presets
+	my $fp = $method eq 'simhash' ? "simhash(t.body, preset => 'simhash_v1')" : "minhash(t.body, preset => 'minhash_v1')";
 	for my $level ('read committed', 'repeatable read')
 	{
 		my $run = "$method, $level";
