@@ -90,12 +90,37 @@ near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
 }
 
 /*
+ * Whether a row (fp) is within the cohesion bound of the original of story.
+ * The original is often among the row's near rows (origs: their indexes in
+ * near that are originals), whose scores are at hand; and SimHash's near rows
+ * are every row within the threshold, so an original not among them is
+ * further than a bound no looser than the threshold.  Else the original's
+ * fingerprint is read.
+ */
+static bool
+near_original(TrackConfig *c, Datum fp, Datum story, TrackNear *near, const int *origs, int norigs)
+{
+	Datum		root_fp;
+
+	for (int j = 0; j < norigs; j++)
+		if (same_key(c, near[origs[j]].key, story))
+			return track_within(c, near[origs[j]].score, c->cohesion);
+	if (!c->minhash && c->cohesion <= c->threshold)
+		return false;
+	return track_root_fp(c, story, &root_fp, GetLatestSnapshot()) &&
+		track_within(c, track_score(c, fp, root_fp), c->cohesion);
+}
+
+/*
  * The link of a row (key, at, fp) given its near rows: into link (source,
  * story, score).
  */
 static void
 choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n, TrackRow *link)
 {
+	int		   *origs = NULL;
+	int			norigs = 0;
+
 	link->source_null = true;
 	link->source = (Datum) 0;
 	link->story = key;
@@ -103,34 +128,39 @@ choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, 
 	link->score = 0;
 	if (fp_null)
 		return;
+	if (!isnan(c->cohesion) && n > 0)
+	{
+		origs = palloc(sizeof(int) * n);
+		for (int i = 0; i < n; i++)
+			if (near[i].earlier && same_key(c, near[i].story, near[i].key))
+				origs[norigs++] = i;
+	}
 	for (int i = 0; i < n; i++)
 	{
 		TrackNear  *y = &near[i];
 
 		if (!y->earlier)
 			continue;
-		if (!isnan(c->cohesion))
-		{
-			Datum		root_fp;
 
-			/*
-			 * the story's original must also be near enough; when the
-			 * candidate is the original, its score says how near (a cohesion
-			 * tighter than the threshold bounds direct links too)
-			 */
-			if (same_key(c, y->story, y->key)
-				? !track_within(c, y->score, c->cohesion)
-				: (!track_root_fp(c, y->story, &root_fp, GetLatestSnapshot()) ||
-				   !track_within(c, track_score(c, fp, root_fp), c->cohesion)))
-				continue;
-		}
+		/*
+		 * the story's original must also be near enough; when the candidate
+		 * is the original, its score says how near (a cohesion tighter than
+		 * the threshold bounds direct links too)
+		 */
+		if (!isnan(c->cohesion) &&
+			!(same_key(c, y->story, y->key)
+			  ? track_within(c, y->score, c->cohesion)
+			  : near_original(c, fp, y->story, near, origs, norigs)))
+			continue;
 		link->source_null = false;
 		link->source = y->key;
 		link->story = y->story;
 		link->score_null = false;
 		link->score = y->score;
-		return;
+		break;
 	}
+	if (origs != NULL)
+		pfree(origs);
 }
 
 static bool
