@@ -1870,7 +1870,7 @@ CREATE FUNCTION textfp_track_config_shape() RETURNS text
 	SELECT 'singleton boolean not null default true;format integer not null;source_table regclass not null;'
 		|| 'store_table regclass not null;text_column name not null;key_column name not null;time_column name not null;'
 		|| 'site_column name;method text not null;preset text;idf ' || format_type('@extschema@.idf_model'::regtype, NULL)
-		|| ';options text[] not null;threshold double precision not null;'
+		|| ';excerpts boolean not null;options text[] not null;threshold double precision not null;'
 		|| 'cohesion double precision;lsh_bands integer;lsh_rows integer;lsh_min_bands integer;dedup text not null;'
 		|| 'dedup_scope text not null;state text not null;phase text;done bigint;total bigint;'
 		|| 'started_at timestamp with time zone;updated_at timestamp with time zone;'
@@ -1886,7 +1886,7 @@ RETURNS text
 	LANGUAGE sql STABLE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
-	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;source %1$s%2$s;story %1$s not null%2$s;'
+	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;wf bigint[];source %1$s%2$s;story %1$s not null%2$s;'
 				  'score double precision;linked_at timestamp with time zone not null default now()|p PRIMARY KEY (key)',
 			format_type(key_type, NULL),
 			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END,
@@ -1984,7 +1984,7 @@ COMMENT ON FUNCTION textfp_registration(regclass)
 -- (state 'building': the triggers fingerprint new rows, no links yet).
 CREATE FUNCTION textfp_track_register(tbl regclass, text_column name, key_column name, time_column name,
 	site_column name, method text, preset text, threshold double precision, dedup text, dedup_scope text,
-	options text[], idf @extschema@.idf_model, cohesion double precision)
+	options text[], idf @extschema@.idf_model, cohesion double precision, excerpts boolean)
 RETURNS regclass
 	LANGUAGE plpgsql VOLATILE
 	SET search_path = pg_catalog, pg_temp
@@ -2140,6 +2140,9 @@ BEGIN
 								(SELECT string_agg(format('"%s"', p.name), ', ') FROM @extschema@.textfp_presets() p
 								 WHERE p.options ->> 'idf' = 'model'));
 	END IF;
+	IF excerpts IS NULL THEN
+		RAISE EXCEPTION 'excerpts must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
 	IF dedup IS NULL OR dedup NOT IN ('off', 'reject', 'skip') THEN
 		RAISE EXCEPTION 'invalid dedup mode "%"', dedup
 			USING ERRCODE = 'invalid_parameter_value', HINT = 'Modes are "off", "reject" and "skip".';
@@ -2228,6 +2231,7 @@ BEGIN
 		method text NOT NULL,
 		preset text,
 		idf @extschema@.idf_model,
+		excerpts boolean NOT NULL,
 		options text[] NOT NULL,
 		threshold double precision NOT NULL,
 		cohesion double precision,
@@ -2248,6 +2252,7 @@ BEGIN
 		at %s NOT NULL,
 		site %s,
 		fp %s,
+		wf bigint[],
 		source %s%s,
 		story %s NOT NULL%s,
 		score double precision,
@@ -2267,6 +2272,11 @@ BEGIN
 		-- 17 times as long with it)
 		EXECUTE format('CREATE INDEX ON %s USING gin (fp @extschema@.gin_minhash_lsh_ops (bands = %s, rows = %s)) WITH (fastupdate = off)', st, bands, rws);
 	END IF;
+	-- the winnowed fingerprints of excerpt search (docs/excerpts.md): 28 bits
+	-- a key, about one fingerprint a key at a million rows
+	IF excerpts THEN
+		EXECUTE format('CREATE INDEX ON %s USING gin (wf @extschema@.gin_winnow_ops (bits = 28))', st);
+	END IF;
 	EXECUTE format('COMMENT ON TABLE %s IS %L', cfg, 'textfp registration of ' || tbl::text || ': its one row says how the table is tracked');
 	EXECUTE format('COMMENT ON TABLE %s IS %L', st, 'textfp store of ' || tbl::text || ': a row per row, its fingerprint and its link to its likely source (source, story, score)');
 	IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(cfg)::oid) <> owner THEN
@@ -2274,11 +2284,11 @@ BEGIN
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', st, owner::regrole::text);
 	END IF;
 	EXECUTE format('INSERT INTO %s (format, source_table, store_table, text_column, key_column, time_column, site_column,
-			method, preset, idf, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state,
-			phase, done, started_at, updated_at)
-		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, ''building'',
+			method, preset, idf, excerpts, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope,
+			state, phase, done, started_at, updated_at)
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, ''building'',
 			''fingerprints'', 0, now(), now())', cfg)
-		USING tbl, to_regclass(st), text_column, key_column, time_column, site_column, method, preset, idf, options,
+		USING tbl, to_regclass(st), text_column, key_column, time_column, site_column, method, preset, idf, excerpts, options,
 			  threshold, cohesion, bands, rws, minb, dedup, dedup_scope;
 
 	-- the triggers: from now on every write is fingerprinted
@@ -2293,7 +2303,7 @@ BEGIN
 	RETURN to_regclass(cfg);
 END
 $$;
-COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision)
+COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean)
 	IS 'internal: checks a registration and makes its tables and triggers (textfp_track() then fills and links)';
 
 -- The SQL call of the registration's fingerprint function on doc (an
@@ -2369,9 +2379,10 @@ DECLARE
 	pre text;
 	opts text[];
 	model @extschema@.idf_model;
+	exc boolean;
 BEGIN
 	EXECUTE format('SELECT c.source_table, c.text_column, c.key_column, c.time_column, c.site_column, c.method, c.preset,
-		c.options, c.idf FROM ONLY %s c', config) INTO STRICT src, txcol, kcol, tcol, scol, meth, pre, opts, model;
+		c.options, c.idf, c.excerpts FROM ONLY %s c', config) INTO STRICT src, txcol, kcol, tcol, scol, meth, pre, opts, model, exc;
 	st := @extschema@.textfp_track_check(config, src);
 	PERFORM @extschema@.textfp_check_owner(src);
 	-- No write to the table while a batch reads it: the triggers of a
@@ -2379,15 +2390,16 @@ BEGIN
 	-- about to add, run before the batch reads or after it commits.
 	EXECUTE format('LOCK TABLE ONLY %s IN SHARE MODE', src);
 	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = src::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype;
-	EXECUTE format('WITH b AS (SELECT t.%1$I AS key, t.%2$I AS at, %3$s AS site, %4$s AS fp FROM ONLY %5$s t
+	EXECUTE format('WITH b AS (SELECT t.%1$I AS key, t.%2$I AS at, %3$s AS site, %4$s AS fp, %8$s AS wf FROM ONLY %5$s t
 			WHERE $1 IS NULL OR t.%1$I > $1::%6$s ORDER BY t.%1$I LIMIT $2),
-		i AS (INSERT INTO %7$s (key, at, site, fp, story) SELECT b.key, b.at, b.site, b.fp, b.key FROM b
+		i AS (INSERT INTO %7$s (key, at, site, fp, wf, story) SELECT b.key, b.at, b.site, b.fp, b.wf, b.key FROM b
 			ON CONFLICT (key) DO NOTHING)
 		SELECT (SELECT b.key FROM b ORDER BY b.key DESC LIMIT 1)::text, (SELECT count(*) FROM b)::integer',
 		kcol, tcol,
 		CASE WHEN scol IS NULL THEN 'NULL::text' ELSE format('t.%I', scol) END,
 		@extschema@.textfp_track_fp_call(meth, pre, opts, format('t.%I', txcol), '$3'),
-		src, ktype, st)
+		src, ktype, st,
+		CASE WHEN exc THEN format('@extschema@.winnow(t.%I::pg_catalog.text)', txcol) ELSE 'NULL::bigint[]' END)
 		INTO last_key, rows USING after_key, batch, model;
 END
 $$;
@@ -2433,6 +2445,7 @@ CREATE PROCEDURE textfp_track(
 	options text[] DEFAULT '{}',
 	idf @extschema@.idf_model DEFAULT NULL,
 	cohesion double precision DEFAULT NULL,
+	excerpts boolean DEFAULT false,
 	batch integer DEFAULT 1000)
 	LANGUAGE plpgsql
 	AS $$
@@ -2443,7 +2456,7 @@ BEGIN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	cfg := @extschema@.textfp_track_register(tbl, text_column, key_column, time_column, site_column, method, preset,
-		threshold, dedup, dedup_scope, options, idf, cohesion);
+		threshold, dedup, dedup_scope, options, idf, cohesion, excerpts);
 	-- the arguments are checked: now it must be free to commit
 	PERFORM @extschema@.textfp_track_outside_block('textfp_track()'::pg_catalog.text);
 	COMMIT;
@@ -2451,7 +2464,7 @@ BEGIN
 	CALL @extschema@.textfp_track_relink(cfg, batch);
 END
 $$;
-COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, integer)
+COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean, integer)
 	IS 'registers a table: its fingerprints, links and stories kept in <table>_textfp by triggers; fills and links the rows it has, committing as it goes';
 
 -- Fingerprints every row of the table without a store row, committing each
@@ -2771,6 +2784,51 @@ END
 $$;
 COMMENT ON FUNCTION textfp_story_timeline(regclass, text)
 	IS 'the members of one story of a tracked table in time order, each with its source, score and delay after the original';
+
+-- The rows of a tracked table registered with excerpts => true that share a
+-- passage with one row (docs/excerpts.md): 'contains', rows a share
+-- min_containment or more of which is in the row (it quotes them, or they
+-- are excerpts of it), and 'contained_in', rows that hold that share of the
+-- row; through the store's winnowed fingerprints and their index, exact,
+-- with the fingerprints in ignore left out.  Which came first is the time's.
+CREATE FUNCTION textfp_excerpts(tbl regclass, key text, min_containment double precision DEFAULT 0.2,
+	ignore bigint[] DEFAULT '{}')
+RETURNS TABLE (other_key text, at timestamptz, site text, direction text, containment double precision)
+	LANGUAGE plpgsql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	r record;
+	ktype regtype;
+	exc boolean;
+	wf bigint[];
+BEGIN
+	SELECT * INTO r FROM @extschema@.textfp_registration(tbl);
+	EXECUTE format('SELECT c.excerpts FROM ONLY %s c', r.config) INTO exc;
+	IF NOT coalesce(exc, false) THEN
+		RAISE EXCEPTION 'table % is tracked without excerpts', tbl
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'textfp_untrack() it and CALL textfp_track(..., excerpts => true).';
+	END IF;
+	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = r.store::oid AND a.attname = 'key')::regtype;
+	EXECUTE format('SELECT s.wf FROM ONLY %s s WHERE s.key = $1::%s', r.store, ktype) INTO wf USING key;
+	IF wf IS NULL THEN
+		RETURN;
+	END IF;
+	RETURN QUERY EXECUTE format('
+		SELECT s.key::text, s.at::timestamptz, s.site::text, ''contains''::text, @extschema@.containment(s.wf, $1)
+		FROM ONLY %1$s s
+		WHERE s.wf OPERATOR(@extschema@.@@) @extschema@.quoted_in($1, $2, 3, $3) AND s.key <> $4::%2$s
+		UNION ALL
+		SELECT s.key::text, s.at::timestamptz, s.site::text, ''contained_in''::text, @extschema@.containment($1, s.wf)
+		FROM ONLY %1$s s
+		WHERE s.wf OPERATOR(@extschema@.@@) @extschema@.quoting($1, $2, 3, $3) AND s.key <> $4::%2$s
+		ORDER BY 5 DESC, 2, 1', r.store, ktype)
+		USING wf, min_containment, ignore, key;
+END
+$$;
+COMMENT ON FUNCTION textfp_excerpts(regclass, text, double precision, bigint[])
+	IS 'rows of a tracked table (registered with excerpts) that one row quotes or that quote it, with the share quoted';
 
 -- The tracked tables the caller may see, with their state and progress.
 CREATE FUNCTION textfp_tracked()

@@ -123,7 +123,7 @@ UPDATE news SET id = 1 WHERE id = 100;
 -- an update that changes none of the tracked columns changes nothing
 CREATE TABLE before_noop AS SELECT key, at, site, fp, source, story, score, linked_at FROM news_textfp;
 UPDATE news SET body = body WHERE id IN (1, 2, 6);
-SELECT count(*) AS changed FROM (SELECT * FROM news_textfp EXCEPT SELECT * FROM before_noop) d;
+SELECT count(*) AS changed FROM (SELECT key, at, site, fp, source, story, score, linked_at FROM news_textfp EXCEPT SELECT * FROM before_noop) d;
 -- the store follows T's rows exactly
 SELECT count(*) AS store_rows_not_in_table FROM news_textfp s WHERE NOT EXISTS (SELECT FROM news n WHERE n.id = s.key AND n.published = s.at AND n.site IS NOT DISTINCT FROM s.site);
 SELECT count(*) AS table_rows_not_in_store FROM news n WHERE NOT EXISTS (SELECT FROM news_textfp s WHERE s.key = n.id);
@@ -281,6 +281,60 @@ SELECT idf_model_docs(idf) AS model_docs, idf::text = :'other_model' AS as_given
 SELECT count(*) FILTER (WHERE s.fp = simhash(p.body, preset => 'simhash_idf_v1', idf => :'other_model')) AS as_the_model_gives, count(*) AS fingerprints
 FROM pre_textfp s JOIN pre p ON p.id = s.key;
 SELECT textfp_untrack('pre');
+
+-- ===== excerpts =====
+-- With excerpts => true the store keeps each row's winnowed fingerprints
+-- (wf, winnow(text)) under a gin_winnow_ops index, and textfp_excerpts()
+-- lists the rows a row contains a share of and the rows that contain a
+-- share of it.  Texts are runs of words: 2 quotes 26 words of 1's 80 inside
+-- 150 of its own, 4 is 31 words of 1, 3 is unrelated.
+CREATE FUNCTION pg_temp.words(a int, b int) RETURNS text LANGUAGE sql IMMUTABLE
+	AS $$ SELECT string_agg(left(md5(g::text), 6), ' ' ORDER BY g) FROM generate_series(a, b) g $$;
+CREATE TABLE quotes (id int PRIMARY KEY, at date NOT NULL, body text);
+INSERT INTO quotes VALUES
+ (1, '2025-01-01', pg_temp.words(1, 80)),
+ (2, '2025-01-02', pg_temp.words(1000, 1099) || ' ' || pg_temp.words(20, 45) || ' ' || pg_temp.words(1100, 1149)),
+ (3, '2025-01-03', pg_temp.words(5000, 5100));
+CALL textfp_track('quotes', 'body', 'id', 'at', excerpts => true);
+SELECT excerpts FROM quotes_textfp_config;
+SELECT count(*) FILTER (WHERE s.wf = winnow(q.body)) AS as_winnow_gives, count(*) AS rows
+FROM quotes_textfp s JOIN quotes q ON q.id = s.key;
+SELECT other_key, at, direction, round(containment::numeric, 3) AS containment FROM textfp_excerpts('quotes', '2');
+SELECT other_key, at, direction, round(containment::numeric, 3) AS containment FROM textfp_excerpts('quotes', '1');
+SELECT count(*) AS none FROM textfp_excerpts('quotes', '3');
+-- the triggers keep wf: a row written later (4, words 30 to 60 of 1), an
+-- edit of a text (3 now ends with 1's last 21 words)
+INSERT INTO quotes VALUES (4, '2025-01-04', pg_temp.words(30, 60));
+UPDATE quotes SET body = pg_temp.words(5000, 5050) || ' ' || pg_temp.words(60, 80) WHERE id = 3;
+SELECT count(*) FILTER (WHERE s.wf = winnow(q.body)) AS as_winnow_gives, count(*) AS rows
+FROM quotes_textfp s JOIN quotes q ON q.id = s.key;
+SELECT other_key, at, direction, round(containment::numeric, 3) AS containment FROM textfp_excerpts('quotes', '1');
+-- the report is the rule over every pair, with and without the index
+CREATE FUNCTION pg_temp.excerpt_rule() RETURNS TABLE (k text, o text, direction text, containment float8) LANGUAGE sql AS $$
+	SELECT a.key::text, b.key::text, 'contains', containment(b.wf, a.wf) FROM quotes_textfp a, quotes_textfp b
+	WHERE a.key <> b.key AND containment(b.wf, a.wf) >= 0.2 AND cardinality(ARRAY(SELECT unnest(b.wf) INTERSECT SELECT unnest(a.wf))) >= 3
+	UNION ALL
+	SELECT a.key::text, b.key::text, 'contained_in', containment(a.wf, b.wf) FROM quotes_textfp a, quotes_textfp b
+	WHERE a.key <> b.key AND containment(a.wf, b.wf) >= 0.2 AND cardinality(ARRAY(SELECT unnest(b.wf) INTERSECT SELECT unnest(a.wf))) >= 3
+$$;
+SELECT count(*) AS differ FROM (
+	(SELECT * FROM pg_temp.excerpt_rule()
+	 EXCEPT SELECT q.id::text, e.other_key, e.direction, e.containment FROM quotes q, textfp_excerpts('quotes', q.id::text) e)
+	UNION ALL
+	(SELECT q.id::text, e.other_key, e.direction, e.containment FROM quotes q, textfp_excerpts('quotes', q.id::text) e
+	 EXCEPT SELECT * FROM pg_temp.excerpt_rule())) d;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT key FROM quotes_textfp s WHERE s.wf @@ quoted_in('{1,2,3}');
+SELECT count(*) AS with_the_index FROM quotes q, textfp_excerpts('quotes', q.id::text) e;
+RESET enable_seqscan;
+SELECT count(*) AS with_a_scan FROM quotes q, textfp_excerpts('quotes', q.id::text) e;
+-- fingerprints left out: 1's words 30 to 60 in every row that has them
+SELECT count(*) AS ignoring FROM textfp_excerpts('quotes', '1', ignore => (SELECT wf FROM quotes_textfp WHERE key = 4));
+SELECT count(*) AS half FROM textfp_excerpts('quotes', '1', min_containment => 0.5);
+-- a table tracked without excerpts, an unknown key
+SELECT pg_temp.failure($$SELECT * FROM textfp_excerpts('news', '1')$$);
+SELECT count(*) AS unknown_key FROM textfp_excerpts('quotes', '99');
+SELECT textfp_untrack('quotes');
 
 -- ===== dedup =====
 -- reject and skip, over the whole table or within a site

@@ -113,7 +113,7 @@ SELECT pg_temp.failure($$SELECT textfp_untrack('victim')$$);
 -- textfp_track_fill (textfp_check_owner), textfp_track_link and
 -- textfp_track_invalidate (the owner's privileges, checked in C), and
 -- textfp_track_progress (no UPDATE on the registration)
-SELECT pg_temp.failure($$SELECT textfp_track_register('victim', 'body', 'id', 'at', NULL, 'simhash', NULL, 3, 'off', 'all', '{}', NULL, NULL)$$);
+SELECT pg_temp.failure($$SELECT textfp_track_register('victim', 'body', 'id', 'at', NULL, 'simhash', NULL, 3, 'off', 'all', '{}', NULL, NULL, false)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_fill('victim_textfp_config', NULL, 10)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_link('victim_textfp_config', NULL, NULL, 10)$$);
 SELECT pg_temp.failure($$SELECT textfp_track_invalidate('victim_textfp_config')$$);

@@ -109,6 +109,7 @@ typedef struct TrackConfig
 
 	/* the fingerprint and what near means */
 	bool		minhash;
+	bool		excerpts;		/* the store keeps winnow(text) in wf */
 	FpCall		fp;
 	double		threshold;		/* Hamming radius, or least Jaccard estimate */
 	double		cohesion;		/* a link must also be this near its story's original; NaN: none */
@@ -132,6 +133,8 @@ typedef struct TrackRow
 	bool		site_null;
 	Datum		fp;
 	bool		fp_null;
+	Datum		doc;			/* the text, for the winnowed fingerprints (excerpts) */
+	bool		doc_null;
 	Datum		source;
 	bool		source_null;
 	Datum		story;

@@ -243,7 +243,7 @@ build_config(TrackConfig *c, Relation rel)
 	c->store_relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 
 	rc = SPI_execute(psprintf("SELECT text_column, key_column, time_column, site_column, method, options, threshold, "
-							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, preset, idf FROM ONLY %s",
+							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, preset, idf, excerpts FROM ONLY %s",
 							  quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->config_relid)),
 														 get_rel_name(c->config_relid))),
 					 true, 2);
@@ -279,6 +279,7 @@ build_config(TrackConfig *c, Relation rel)
 	/* detoasted while the snapshot that found it is active */
 	if (!idf_null)
 		idf = PointerGetDatum(PG_DETOAST_DATUM_COPY(idf));
+	c->excerpts = DatumGetBool(SPI_getbinval(tup, cdesc, 17, &isnull)) && !isnull;
 	PopActiveSnapshot();
 	SetUserIdAndSecContext(save_userid, save_sec);
 	c->store_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->store_relid)),

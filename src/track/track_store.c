@@ -75,8 +75,8 @@ track_prepare_plans(TrackConfig *c)
 	const char *near_where;
 	Oid			t_near[1] = {fptype};
 	Oid			t_key[1] = {c->key_type};
-	Oid			t_row[7] = {c->key_type, c->time_type, c->site_att ? c->site_type : TEXTOID,
-	fptype, c->key_type, c->key_type, FLOAT8OID};
+	Oid			t_row[8] = {c->key_type, c->time_type, c->site_att ? c->site_type : TEXTOID,
+	fptype, c->key_type, c->key_type, FLOAT8OID, TEXTOID};
 	Oid			t_link[4] = {c->key_type, c->key_type, c->key_type, FLOAT8OID};
 	Oid			t_site[3] = {c->key_type, c->time_type, c->site_att ? c->site_type : TEXTOID};
 	Oid			t_next[3] = {c->time_type, c->key_type, INT4OID};
@@ -108,11 +108,18 @@ track_prepare_plans(TrackConfig *c)
 								 1, t_key, false);
 	c->plans[PLAN_ROOT_FP] = prepare(c, psprintf(
 		"SELECT s.fp FROM ONLY %s s WHERE s.key %s $1", s, keq), 1, t_key, false);
-	c->plans[PLAN_INSERT] = prepare(c, psprintf(
-		"INSERT INTO %s AS s (key, at, site, fp, source, story, score) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-		"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
-		"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now()",
-		s), 7, t_row, false);
+	c->plans[PLAN_INSERT] = c->excerpts
+		? prepare(c, psprintf(
+			"INSERT INTO %s AS s (key, at, site, fp, source, story, score, wf) "
+			"VALUES ($1, $2, $3, $4, $5, $6, $7, %s.winnow($8)) "
+			"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, wf = excluded.wf, "
+			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now()",
+			s, nsp), 8, t_row, false)
+		: prepare(c, psprintf(
+			"INSERT INTO %s AS s (key, at, site, fp, source, story, score) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+			"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
+			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now()",
+			s), 7, t_row, false);
 	c->plans[PLAN_LINK] = prepare(c, psprintf(
 		"UPDATE ONLY %s s SET source = $2, story = $3, score = $4, linked_at = pg_catalog.now() WHERE s.key %s $1",
 		s, keq), 4, t_link, false);
@@ -316,10 +323,10 @@ track_root_fp(TrackConfig *c, Datum key, Datum *fp, Snapshot snap)
 void
 track_write_row(TrackConfig *c, const TrackRow *row)
 {
-	Datum		values[7] = {row->key, row->at, row->site, row->fp, row->source, row->story,
-	Float8GetDatum(row->score)};
-	char		nulls[7] = {' ', ' ', row->site_null || !c->site_att ? 'n' : ' ', row->fp_null ? 'n' : ' ',
-	row->source_null ? 'n' : ' ', ' ', row->score_null ? 'n' : ' '};
+	Datum		values[8] = {row->key, row->at, row->site, row->fp, row->source, row->story,
+	Float8GetDatum(row->score), row->doc};
+	char		nulls[8] = {' ', ' ', row->site_null || !c->site_att ? 'n' : ' ', row->fp_null ? 'n' : ' ',
+	row->source_null ? 'n' : ' ', ' ', row->score_null ? 'n' : ' ', row->doc_null ? 'n' : ' '};
 
 	run(c, PLAN_INSERT, values, nulls, InvalidSnapshot, false, 0);
 }

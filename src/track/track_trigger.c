@@ -79,12 +79,11 @@ row_of(TrackConfig *c, HeapTuple tup, TupleDesc desc, TrackRow *row, bool with_f
 	if (c->site_att)
 		row->site = heap_getattr(tup, c->site_att, desc, &row->site_null);
 	row->fp_null = true;
-	if (with_fp)
-	{
-		doc = heap_getattr(tup, c->text_att, desc, &isnull);
-		if (!isnull)
-			row->fp = fpcall_fingerprint(&c->fp, doc, &row->fp_null);
-	}
+	doc = heap_getattr(tup, c->text_att, desc, &isnull);
+	row->doc = doc;
+	row->doc_null = isnull;
+	if (with_fp && !isnull)
+		row->fp = fpcall_fingerprint(&c->fp, doc, &row->fp_null);
 	row->story = row->key;
 	row->source_null = true;
 	row->score_null = true;
