@@ -1024,6 +1024,14 @@ CREATE FUNCTION textfp_track_exec(rel regclass, query text, args text[]) RETURNS
 COMMENT ON FUNCTION textfp_track_exec(regclass, text, text[])
 	IS 'internal: runs a query ($1... the arguments, as text) as the owner of a relation, for a caller with that owner''s privileges, in a security-restricted operation';
 
+-- The reports' queries on a store (or a registration), run as its owner for
+-- a caller with SELECT on it (src/track/track_exec.c): the queries are fixed
+-- in C, so the caller can make the owner run nothing but them.
+CREATE FUNCTION textfp_track_report(rel regclass, report text, args text[]) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_track_report' LANGUAGE C STABLE;
+COMMENT ON FUNCTION textfp_track_report(regclass, text, text[])
+	IS 'internal: one of the reports'' fixed queries on a store or registration ($1... the arguments, as text), run as its owner for a caller with SELECT on it';
+
 -- Refuses (42501) a caller without the privileges of the table's owner.
 CREATE FUNCTION textfp_check_owner(tbl regclass) RETURNS oid
 	LANGUAGE plpgsql STABLE STRICT
@@ -2014,15 +2022,10 @@ CREATE FUNCTION textfp_stories(tbl regclass) RETURNS TABLE (key text, story_id t
 	AS $$
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
-	q text := format('SELECT s.key::text, s.story::text FROM %s s', st);
 BEGIN
-	-- a caller with the owner's privileges (a superuser) reads as the owner:
+	-- as the store's owner, for a caller with SELECT on it (track_exec.c):
 	-- the owner may swap the store's name for a view's after the check
-	IF pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = st::oid), 'USAGE') THEN
-		RETURN QUERY SELECT * FROM @extschema@.textfp_track_exec(st, q, '{}'::text[]) AS r(k text, s text);
-	ELSE
-		RETURN QUERY EXECUTE q;
-	END IF;
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'stories'::text, '{}'::text[]) AS r(k text, s text);
 END
 $$;
 COMMENT ON FUNCTION textfp_stories(regclass)
@@ -2037,24 +2040,11 @@ RETURNS TABLE (story_id text, size bigint, sites bigint, original_site text, fir
 	AS $$
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
-	q text;
 BEGIN
-	-- the site with its type's output function, not a cast: a cast from a
-	-- type of the owner's own would run the owner's function as the caller
-	q := format('
-		SELECT g.story::text, g.size, g.sites, CASE WHEN o.site IS NOT NULL THEN format(''%%s'', o.site) END, o.at::timestamptz, g.last_at::timestamptz
-		FROM (SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at
-			  FROM %1$s s GROUP BY s.story HAVING count(*) >= $2::integer) g
-		JOIN %1$s o ON o.key = g.story
-		WHERE $1::timestamptz IS NULL OR o.at::timestamptz >= $1::timestamptz
-		ORDER BY g.size DESC, o.at, g.story', st);
-	-- a caller with the owner's privileges reads as the owner (textfp_stories)
-	IF pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = st::oid), 'USAGE') THEN
-		RETURN QUERY SELECT * FROM @extschema@.textfp_track_exec(st, q, ARRAY[since::text, coalesce(min_size, 1)::text])
-			AS r(s text, n bigint, ns bigint, os text, f timestamptz, l timestamptz);
-	ELSE
-		RETURN QUERY EXECUTE q USING since, coalesce(min_size, 1);
-	END IF;
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'story_report'::text,
+		ARRAY[since::text, coalesce(min_size, 1)::text])
+		AS r(s text, n bigint, ns bigint, os text, f timestamptz, l timestamptz);
 END
 $$;
 COMMENT ON FUNCTION textfp_story_report(regclass, timestamptz, integer)
@@ -2068,24 +2058,13 @@ RETURNS TABLE (story_id text, first_at timestamptz, original_site text, size big
 	AS $$
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
-	q text;
 BEGIN
 	IF since IS NULL THEN
 		RAISE EXCEPTION 'since must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	q := format('
-		SELECT o.key::text, o.at::timestamptz, CASE WHEN o.site IS NOT NULL THEN format(''%%s'', o.site) END, m.size, m.sites
-		FROM %1$s o
-		CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites FROM %1$s s WHERE s.story = o.key) m
-		WHERE o.source IS NULL AND o.at::timestamptz >= $1::timestamptz
-		ORDER BY o.at, o.key', st);
-	-- a caller with the owner's privileges reads as the owner (textfp_stories)
-	IF pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = st::oid), 'USAGE') THEN
-		RETURN QUERY SELECT * FROM @extschema@.textfp_track_exec(st, q, ARRAY[since::text])
-			AS r(s text, f timestamptz, os text, n bigint, ns bigint);
-	ELSE
-		RETURN QUERY EXECUTE q USING since;
-	END IF;
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'new_stories'::text, ARRAY[since::text])
+		AS r(s text, f timestamptz, os text, n bigint, ns bigint);
 END
 $$;
 COMMENT ON FUNCTION textfp_new_stories(regclass, timestamptz)
@@ -2100,21 +2079,11 @@ RETURNS TABLE (source_site text, reprint_site text, reprints bigint, stories big
 	AS $$
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
-	q text;
 BEGIN
-	q := format('
-		SELECT CASE WHEN o.site IS NOT NULL THEN format(''%%s'', o.site) END, CASE WHEN c.site IS NOT NULL THEN format(''%%s'', c.site) END, count(*), count(DISTINCT c.story),
-			   percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz)
-		FROM %1$s c JOIN %1$s o ON o.key = c.source
-		WHERE ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz) AND ($2::boolean OR c.site IS DISTINCT FROM o.site)
-		GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2', st);
-	-- a caller with the owner's privileges reads as the owner (textfp_stories)
-	IF pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = st::oid), 'USAGE') THEN
-		RETURN QUERY SELECT * FROM @extschema@.textfp_track_exec(st, q, ARRAY[since::text, coalesce(same_site, false)::text])
-			AS r(os text, rs text, n bigint, ns bigint, d interval);
-	ELSE
-		RETURN QUERY EXECUTE q USING since, coalesce(same_site, false);
-	END IF;
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'reprints'::text,
+		ARRAY[since::text, coalesce(same_site, false)::text])
+		AS r(os text, rs text, n bigint, ns bigint, d interval);
 END
 $$;
 COMMENT ON FUNCTION textfp_reprints(regclass, timestamptz, boolean)
@@ -2128,22 +2097,10 @@ RETURNS TABLE (key text, at timestamptz, site text, source text, score double pr
 	AS $$
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
-	ktype regtype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = st::oid AND a.attname = 'key')::regtype;
-	q text;
 BEGIN
-	q := format('
-		SELECT s.key::text, s.at::timestamptz, CASE WHEN s.site IS NOT NULL THEN format(''%%s'', s.site) END, s.source::text, s.score,
-			   s.at::timestamptz - o.at::timestamptz
-		FROM %1$s s JOIN %1$s o ON o.key = s.story
-		WHERE s.story = $1::%2$s
-		ORDER BY s.at, s.key', st, ktype);
-	-- a caller with the owner's privileges reads as the owner (textfp_stories)
-	IF pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = st::oid), 'USAGE') THEN
-		RETURN QUERY SELECT * FROM @extschema@.textfp_track_exec(st, q, ARRAY[story_id])
-			AS r(k text, a timestamptz, s text, src text, sc double precision, d interval);
-	ELSE
-		RETURN QUERY EXECUTE q USING story_id;
-	END IF;
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'timeline'::text, ARRAY[story_id])
+		AS r(k text, a timestamptz, s text, src text, sc double precision, d interval);
 END
 $$;
 COMMENT ON FUNCTION textfp_story_timeline(regclass, text)
@@ -2171,17 +2128,11 @@ BEGIN
 		tbl := t.tbl;
 		store := r.store;
 		method := NULL; preset := NULL; threshold := NULL; state := NULL; phase := NULL; done := NULL; total := NULL; updated_at := NULL;
-		IF pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = r.config::oid), 'USAGE') THEN
-			-- as the owner (textfp_stories)
+		IF has_table_privilege(r.config, 'SELECT') THEN
+			-- as the registration's owner (textfp_stories)
 			SELECT q.* INTO method, preset, threshold, state, phase, done, total, updated_at, src
-			FROM @extschema@.textfp_track_exec(r.config, format('SELECT c.method, c.preset, c.threshold, c.state, c.phase,
-				c.done, c.total, c.updated_at, c.source_table FROM ONLY %s c', r.config), '{}'::text[])
+			FROM @extschema@.textfp_track_report(r.config, 'registration'::text, '{}'::text[])
 				AS q(m text, p text, th double precision, st text, ph text, d bigint, t bigint, u timestamptz, s regclass);
-			CONTINUE WHEN src IS DISTINCT FROM t.tbl;
-		ELSIF has_table_privilege(r.config, 'SELECT') THEN
-			EXECUTE format('SELECT c.method, c.preset, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at, c.source_table
-				FROM ONLY %s c', r.config)
-				INTO method, preset, threshold, state, phase, done, total, updated_at, src;
 			-- a trigger not made by textfp_track() may name another table's registration
 			CONTINUE WHEN src IS DISTINCT FROM t.tbl;
 		END IF;
@@ -2206,13 +2157,9 @@ BEGIN
 		RAISE EXCEPTION 'the keys of % are %, not %', tbl, ktype, pg_typeof(key_type)
 			USING ERRCODE = 'datatype_mismatch', HINT = format('textfp_stories(%L, NULL::%s)', tbl, ktype);
 	END IF;
-	IF pg_has_role((SELECT c.relowner FROM pg_class c WHERE c.oid = st::oid), 'USAGE') THEN
-		-- as the owner (textfp_stories(regclass))
-		RETURN QUERY EXECUTE format('SELECT * FROM @extschema@.textfp_track_exec($1, $2, ''{}''::text[]) AS r(k %s, s %s)', ktype, ktype)
-			USING st, format('SELECT s.key, s.story FROM %s s', st);
-	ELSE
-		RETURN QUERY EXECUTE format('SELECT s.key, s.story FROM %s s', st);
-	END IF;
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories(regclass))
+	RETURN QUERY EXECUTE format('SELECT * FROM @extschema@.textfp_track_report($1, ''stories_typed''::text, ''{}''::text[])
+		AS r(k %s, s %s)', ktype, ktype) USING st;
 END
 $$;
 COMMENT ON FUNCTION textfp_stories(regclass, anyelement)

@@ -182,6 +182,40 @@ SELECT pg_temp.failure($$INSERT INTO tsec.keyed VALUES (5, '2025-01-05', 'x')$$)
 DROP TRIGGER odd ON keyed;
 RESET ROLE;
 
+-- ===== 7. the executors run only what they must =====
+-- textfp_track_exec runs any statement as a relation's owner, for a caller
+-- with the owner's privileges only; textfp_track_report runs only the
+-- reports' fixed queries, for a caller with SELECT on the relation.
+CREATE ROLE regress_tsec_reader;
+SET ROLE regress_tsec_owner;
+GRANT USAGE ON SCHEMA tsec TO regress_tsec_reader;
+GRANT SELECT ON keyed_textfp TO regress_tsec_reader;
+RESET ROLE;
+SET ROLE regress_tsec_reader;
+SELECT count(*) AS rows FROM textfp_stories('tsec.keyed');
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_exec('tsec.keyed_textfp', 'SELECT 1', '{}') AS q(x integer)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.keyed_textfp', 'bogus', '{}') AS q(x integer)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.keyed_textfp_config', 'registration', '{}') AS q(x integer)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.keyed_textfp', 'stories', '{}') AS q(x integer)$$);
+RESET ROLE;
+-- nor a table whose policies hide rows from the caller (read as the owner,
+-- they would not), nor a view
+SET ROLE regress_tsec_owner;
+CREATE TABLE secrets (key text, story text, owner_only boolean);
+INSERT INTO secrets VALUES ('public', 'p', false), ('hidden', 'h', true);
+ALTER TABLE secrets ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON secrets USING (NOT owner_only);
+GRANT SELECT ON secrets TO regress_tsec_reader;
+CREATE VIEW secrets_view WITH (security_invoker = true) AS SELECT key, story FROM secrets;
+GRANT SELECT ON secrets_view TO regress_tsec_reader;
+RESET ROLE;
+SET ROLE regress_tsec_reader;
+SELECT key FROM tsec.secrets;
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.secrets', 'stories', '{}') AS q(k text, s text)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.secrets_view', 'stories', '{}') AS q(k text, s text)$$);
+RESET ROLE;
+
 RESET search_path;
 DROP SCHEMA tsec CASCADE;
 DROP ROLE regress_tsec_owner;
+DROP ROLE regress_tsec_reader;
