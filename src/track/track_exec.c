@@ -56,6 +56,31 @@ relation_owner(Oid relid)
 	return owner;
 }
 
+/* Checks SPI's rows against the expected columns, and keeps them in store. */
+static void
+keep_rows(TupleDesc expected, Tuplestorestate *store, MemoryContext cxt)
+{
+	TupleDesc	got = SPI_tuptable->tupdesc;
+	MemoryContext old;
+
+	if (got->natts != expected->natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the query returns %d columns, not %d", got->natts, expected->natts)));
+	for (int i = 0; i < got->natts; i++)
+		if (TupleDescAttr(got, i)->atttypid != TupleDescAttr(expected, i)->atttypid)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("column %d of the query is %s, not %s", i + 1,
+							format_type_be(TupleDescAttr(got, i)->atttypid),
+							format_type_be(TupleDescAttr(expected, i)->atttypid))));
+	old = MemoryContextSwitchTo(cxt);
+	for (uint64 r = 0; r < SPI_processed; r++)
+		tuplestore_puttuple(store, SPI_tuptable->vals[r]);
+	MemoryContextSwitchTo(old);
+	SPI_freetuptable(SPI_tuptable);
+}
+
 /*
  * Runs query ($1, $2, ... the elements of args, as text) as owner, under
  * search_path pg_catalog, pg_temp, and returns its rows as the function's
@@ -117,7 +142,28 @@ run_as_owner(FunctionCallInfo fcinfo, Oid owner, const char *query, ArrayType *a
 		level = NewGUCNestLevel();
 		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
 								 GUC_ACTION_SAVE, true, 0, false);
-		rc = SPI_execute_with_args(query, nargs, types, values, nulls, read_only, 0);
+		if (read_only)
+		{
+			/* a report may be the whole store: a cursor, a chunk at a time */
+			Portal		portal = SPI_cursor_open_with_args(NULL, query, nargs, types, values, nulls, true, 0);
+
+			for (;;)
+			{
+				SPI_cursor_fetch(portal, true, 10000);
+				if (SPI_processed == 0)
+					break;
+				keep_rows(expected, store, per_query);
+			}
+			SPI_cursor_close(portal);
+		}
+		else
+		{
+			rc = SPI_execute_with_args(query, nargs, types, values, nulls, false, 0);
+			if (rc < 0)
+				elog(ERROR, "%s: %s", get_func_name(fcinfo->flinfo->fn_oid), SPI_result_code_string(rc));
+			if (SPI_tuptable != NULL)
+				keep_rows(expected, store, per_query);
+		}
 		AtEOXact_GUC(true, level);
 	}
 	PG_FINALLY();
@@ -125,28 +171,6 @@ run_as_owner(FunctionCallInfo fcinfo, Oid owner, const char *query, ArrayType *a
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();
-	if (rc < 0)
-		elog(ERROR, "%s: %s", get_func_name(fcinfo->flinfo->fn_oid), SPI_result_code_string(rc));
-	if (SPI_tuptable != NULL)
-	{
-		TupleDesc	got = SPI_tuptable->tupdesc;
-
-		if (got->natts != expected->natts)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("the query returns %d columns, not %d", got->natts, expected->natts)));
-		for (int i = 0; i < got->natts; i++)
-			if (TupleDescAttr(got, i)->atttypid != TupleDescAttr(expected, i)->atttypid)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATATYPE_MISMATCH),
-						 errmsg("column %d of the query is %s, not %s", i + 1,
-								format_type_be(TupleDescAttr(got, i)->atttypid),
-								format_type_be(TupleDescAttr(expected, i)->atttypid))));
-		old = MemoryContextSwitchTo(per_query);
-		for (uint64 r = 0; r < SPI_processed; r++)
-			tuplestore_puttuple(store, SPI_tuptable->vals[r]);
-		MemoryContextSwitchTo(old);
-	}
 	SPI_finish();
 	rsinfo->returnMode = SFRM_Materialize;
 	rsinfo->setResult = store;
