@@ -79,6 +79,7 @@ OBJS = $(CORE_OBJS) \
 	src/track/track_trigger.o \
 	src/track/track_batch.o \
 	src/track/track_pending.o \
+	src/track/track_exec.o \
 	src/dedup.o \
 	src/dedup_config.o \
 	src/dedup_locks.o \
@@ -94,7 +95,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	mih mih_options index_choice \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
-	union_find cluster_table cluster_limit track track_order track_owner track_batch plpgsql_decoys plpgsql_lint \
+	union_find cluster_table cluster_limit track track_order track_owner track_batch track_security plpgsql_decoys plpgsql_lint \
 	operator_capture \
 	signatures excerpts
 REGRESS_OPTS = --encoding=UTF8 --no-locale
@@ -103,7 +104,7 @@ REGRESS_OPTS = --encoding=UTF8 --no-locale
 # near-duplicate trigger and of tracked tables.  make installcheck runs them
 # after REGRESS.
 ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden \
-	track_concurrent track_dedup track_inval track_rebuild
+	track_concurrent track_dedup track_inval track_rebuild track_owner_race
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
@@ -134,7 +135,7 @@ src/core/mih.o: src/core/tfp_mih.h
 src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h src/fpcall.h
 src/fpcall.o: src/fpcall.h
 TRACK_OBJS = src/track/track_config.o src/track/track_store.o src/track/track_link.o src/track/track_trigger.o \
-	src/track/track_batch.o src/track/track_pending.o
+	src/track/track_batch.o src/track/track_pending.o src/track/track_exec.o
 $(TRACK_OBJS): src/track/track.h src/dedup.h src/fpcall.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system

@@ -1016,6 +1016,22 @@ CREATE FUNCTION textfp_track_invalidate(config regclass) RETURNS void
 COMMENT ON FUNCTION textfp_track_invalidate(regclass)
 	IS 'internal: makes every session read a registration again once the calling transaction commits';
 
+-- Runs a statement on a registration's tables as their owner (src/track/
+-- track_exec.c): the procedures' callers may have more privileges than the
+-- owner, who may change its tables between a check and a statement.
+CREATE FUNCTION textfp_track_exec(rel regclass, query text, args text[]) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_track_exec' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION textfp_track_exec(regclass, text, text[])
+	IS 'internal: runs a query ($1... the arguments, as text) as the owner of a relation, for a caller with that owner''s privileges, in a security-restricted operation';
+
+-- The reports' queries on a store (or a registration), run as its owner for
+-- a caller with SELECT on it (src/track/track_exec.c): the queries are fixed
+-- in C, so the caller can make the owner run nothing but them.
+CREATE FUNCTION textfp_track_report(rel regclass, report text, args text[]) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'textfp_track_report' LANGUAGE C STABLE;
+COMMENT ON FUNCTION textfp_track_report(regclass, text, text[])
+	IS 'internal: one of the reports'' fixed queries on a store or registration ($1... the arguments, as text), run as its owner for a caller with SELECT on it';
+
 -- Refuses (42501) a caller without the privileges of the table's owner.
 CREATE FUNCTION textfp_check_owner(tbl regclass) RETURNS oid
 	LANGUAGE plpgsql STABLE STRICT
@@ -1147,6 +1163,32 @@ $$;
 COMMENT ON FUNCTION textfp_track_store_shape(regtype, regtype, regtype, regtype)
 	IS 'internal: the shape of a registration''s store for these key, time, site and fingerprint types';
 
+-- What is wrong with the types of a registration's columns, or NULL: those
+-- textfp_track_register accepts.  A later ALTER ... TYPE must not let a
+-- tracked table's owner choose a type whose casts or checks run its own code
+-- (a cast from a type of its own, a domain's CHECK or DEFAULT) where textfp
+-- converts or compares keys and times as the caller of a procedure or a
+-- report, nor hand the triggers a text column that is not text (they read it
+-- as text: an integer crashed the server).  A NULL type (a column renamed or
+-- dropped) is not checked here: its user says it is missing.
+CREATE FUNCTION textfp_track_types_problem(text_type regtype, key_type regtype, time_type regtype) RETURNS text
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT CASE
+		WHEN text_type IS NOT NULL AND text_type NOT IN ('text'::regtype, 'character varying'::regtype)
+			THEN format('its text column has type %s, not text or varchar', text_type)
+		WHEN key_type IS NOT NULL AND NOT EXISTS (SELECT FROM pg_opclass c JOIN pg_am m ON m.oid = c.opcmethod
+												   WHERE m.amname = 'btree' AND c.opcdefault AND c.opcintype = key_type::oid)
+			THEN format('its key column has type %s, which has no default btree order of its own', key_type)
+		WHEN time_type IS NOT NULL
+			 AND time_type NOT IN ('timestamp with time zone'::regtype, 'timestamp without time zone'::regtype, 'date'::regtype)
+			THEN format('its time column has type %s, not timestamptz, timestamp or date', time_type)
+	END
+$$;
+COMMENT ON FUNCTION textfp_track_types_problem(regtype, regtype, regtype)
+	IS 'internal: why the text, key and time types of a registration are not those textfp_track() accepts, or NULL';
+
 -- A registration's configuration table, checked: textfp's shape, owned by
 -- source's owner, registering source; returns its store, checked likewise.
 -- The triggers call it (as the owner) before they trust a configuration.
@@ -1163,10 +1205,15 @@ DECLARE
 	scol name;
 	meth text;
 	fmt integer;
+	tcol_text name;
+	why text;
 BEGIN
 	PERFORM @extschema@.textfp_check_owned_table(config, owner, @extschema@.textfp_track_config_shape(), 'registration');
-	EXECUTE format('SELECT c.source_table, c.store_table, c.key_column, c.time_column, c.site_column, c.method, c.format
-		FROM ONLY %s c', config) INTO STRICT src, st, kcol, tcol, scol, meth, fmt;
+	SELECT q.* INTO STRICT src, st, kcol, tcol, scol, meth, fmt, tcol_text
+	FROM @extschema@.textfp_track_exec(config, format('SELECT c.source_table, c.store_table, c.key_column, c.time_column,
+		c.site_column, c.method, c.format, c.text_column FROM ONLY %s c', config), '{}'::text[])
+		AS q(source_table regclass, store_table regclass, key_column name, time_column name, site_column name, method text,
+			 format integer, text_column name);
 	IF fmt <> 1 THEN
 		RAISE EXCEPTION 'textfp registration % has format %, which this textfp does not read', config, fmt
 			USING ERRCODE = 'feature_not_supported';
@@ -1176,6 +1223,16 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value',
 				  DETAIL = format('It registers %s.', src),
 				  HINT = 'A trigger may name only its own table''s registration.';
+	END IF;
+	why := @extschema@.textfp_track_types_problem(
+		(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol_text AND a.attnum > 0 AND NOT a.attisdropped)::regtype,
+		(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND a.attnum > 0 AND NOT a.attisdropped)::regtype,
+		(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol AND a.attnum > 0 AND NOT a.attisdropped)::regtype);
+	IF why IS NOT NULL THEN
+		RAISE EXCEPTION 'the textfp registration of table % no longer fits its columns', source
+			USING ERRCODE = 'datatype_mismatch',
+				  DETAIL = format('Table %s has changed since textfp_track(): %s.', source, why),
+				  HINT = 'Change the column back, or textfp_untrack() and textfp_track() again.';
 	END IF;
 	PERFORM @extschema@.textfp_check_owned_table(st, owner,
 		@extschema@.textfp_track_store_shape(
@@ -1191,9 +1248,9 @@ COMMENT ON FUNCTION textfp_track_check(regclass, regclass)
 	IS 'internal: checks a registration''s configuration table and store (textfp''s shape, the source''s owner, this source); returns the store';
 
 -- The registration of a table: its configuration table and store, named by
--- its textfp_track trigger, both plain tables of the table's owner with
--- nothing a read or write could run.  Readers of the reports need SELECT on
--- the store only.
+-- its textfp_track trigger, both plain tables of the table's owner in
+-- textfp's shape with nothing a read or write could run.  Readers of the
+-- reports need SELECT on the store only.
 CREATE FUNCTION textfp_registration(tbl regclass, OUT config regclass, OUT store regclass)
 	LANGUAGE plpgsql STABLE STRICT
 	SET search_path = pg_catalog, pg_temp
@@ -1202,6 +1259,11 @@ DECLARE
 	arg bytea;
 	owner oid;
 	sep integer;
+	ktype regtype;
+	ttype regtype;
+	stype regtype;
+	fptype regtype;
+	shape text;
 BEGIN
 	SELECT c.relowner INTO owner FROM pg_class c WHERE c.oid = tbl::oid;
 	IF owner IS NULL THEN
@@ -1223,8 +1285,22 @@ BEGIN
 		RAISE EXCEPTION 'the registration tables of % are missing', tbl USING ERRCODE = 'undefined_table',
 			HINT = 'textfp_untrack() and textfp_track() register it anew.';
 	END IF;
-	PERFORM @extschema@.textfp_check_owned_table(config, owner, NULL, 'registration');
-	PERFORM @extschema@.textfp_check_owned_table(store, owner, NULL, 'store');
+	PERFORM @extschema@.textfp_check_owned_table(config, owner, @extschema@.textfp_track_config_shape(), 'registration');
+	-- the store's shape from its own columns' types, which must be types
+	-- textfp_track() takes: the reports convert and compare keys and times
+	-- as their caller, and a type of the owner's own (a domain, a cast of its
+	-- own) would run the owner's code as the caller
+	SELECT (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = store::oid AND a.attname = 'key' AND NOT a.attisdropped)::regtype,
+		   (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = store::oid AND a.attname = 'at' AND NOT a.attisdropped)::regtype,
+		   (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = store::oid AND a.attname = 'site' AND NOT a.attisdropped)::regtype,
+		   (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = store::oid AND a.attname = 'fp' AND NOT a.attisdropped)::regtype
+	INTO ktype, ttype, stype, fptype;
+	IF ktype IS NOT NULL AND ttype IS NOT NULL AND stype IS NOT NULL
+	   AND fptype IN ('@extschema@.minhash_sig'::regtype, '@extschema@.simhash64'::regtype)
+	   AND @extschema@.textfp_track_types_problem(NULL, ktype, ttype) IS NULL THEN
+		shape := @extschema@.textfp_track_store_shape(ktype, ttype, stype, fptype);
+	END IF;
+	PERFORM @extschema@.textfp_check_owned_table(store, owner, coalesce(shape, 'a store of the types textfp takes'::text), 'store');
 END
 $$;
 COMMENT ON FUNCTION textfp_registration(regclass)
@@ -1438,8 +1514,10 @@ BEGIN
 	-- the model of a preset that weighs by one: the one given, or the
 	-- table's rows now, kept with the registration (its fingerprints depend on it)
 	IF needs_idf AND idf IS NULL THEN
-		EXECUTE format('SELECT @extschema@.idf_model(@extschema@.simhash_features(t.%I::pg_catalog.text, preset => $1::@extschema@.textfp_preset))
-			FROM ONLY %s t', text_column, tbl) INTO idf USING preset;
+		-- as the owner: the caller may have more privileges
+		SELECT q.m INTO idf
+		FROM @extschema@.textfp_track_exec(tbl, format('SELECT @extschema@.idf_model(@extschema@.simhash_features(t.%I::pg_catalog.text,
+			preset => $1::@extschema@.textfp_preset)) FROM ONLY %s t', text_column, tbl), ARRAY[preset]) AS q(m @extschema@.idf_model);
 		IF idf IS NULL OR @extschema@.idf_model_docs(idf) = 0 THEN
 			RAISE EXCEPTION 'preset "%" needs an idf model, and table % has no rows to build one from', preset, tbl
 				USING ERRCODE = 'object_not_in_prerequisite_state',
@@ -1628,11 +1706,13 @@ DECLARE
 	meth text;
 	pre text;
 	opts text[];
-	model @extschema@.idf_model;
 	exc boolean;
 BEGIN
-	EXECUTE format('SELECT c.source_table, c.text_column, c.key_column, c.time_column, c.site_column, c.method, c.preset,
-		c.options, c.idf, c.excerpts FROM ONLY %s c', config) INTO STRICT src, txcol, kcol, tcol, scol, meth, pre, opts, model, exc;
+	SELECT q.* INTO STRICT src, txcol, kcol, tcol, scol, meth, pre, opts, exc
+	FROM @extschema@.textfp_track_exec(config, format('SELECT c.source_table, c.text_column, c.key_column, c.time_column,
+		c.site_column, c.method, c.preset, c.options, c.excerpts FROM ONLY %s c', config), '{}'::text[])
+		AS q(source_table regclass, text_column name, key_column name, time_column name, site_column name, method text,
+			 preset text, options text[], excerpts boolean);
 	st := @extschema@.textfp_track_check(config, src);
 	PERFORM @extschema@.textfp_check_owner(src);
 	-- No write to the table while a batch reads it: the triggers of a
@@ -1640,17 +1720,20 @@ BEGIN
 	-- about to add, run before the batch reads or after it commits.
 	EXECUTE format('LOCK TABLE ONLY %s IN SHARE MODE', src);
 	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = src::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype;
-	EXECUTE format('WITH b AS (SELECT t.%1$I AS key, t.%2$I AS at, %3$s AS site, %4$s AS fp, %8$s AS wf FROM ONLY %5$s t
-			WHERE $1 IS NULL OR t.%1$I > $1::%6$s ORDER BY t.%1$I LIMIT $2),
+	-- as the owner: the caller may have more privileges than the owner,
+	-- whose table and store these are
+	SELECT q.last_key, q.rows INTO last_key, rows
+	FROM @extschema@.textfp_track_exec(config, format('WITH b AS (SELECT t.%1$I AS key, t.%2$I AS at, %3$s AS site, %4$s AS fp, %8$s AS wf FROM ONLY %5$s t
+			WHERE $1 IS NULL OR t.%1$I > $1::%6$s ORDER BY t.%1$I LIMIT $2::integer),
 		i AS (INSERT INTO %7$s (key, at, site, fp, wf, story) SELECT b.key, b.at, b.site, b.fp, b.wf, b.key FROM b
 			ON CONFLICT (key) DO NOTHING)
 		SELECT (SELECT b.key FROM b ORDER BY b.key DESC LIMIT 1)::text, (SELECT count(*) FROM b)::integer',
 		kcol, tcol,
 		CASE WHEN scol IS NULL THEN 'NULL::text' ELSE format('t.%I', scol) END,
-		@extschema@.textfp_track_fp_call(meth, pre, opts, format('t.%I', txcol), '$3'),
+		@extschema@.textfp_track_fp_call(meth, pre, opts, format('t.%I', txcol), format('(SELECT c.idf FROM ONLY %s c)', config)),
 		src, ktype, st,
-		CASE WHEN exc THEN format('@extschema@.winnow(t.%I::pg_catalog.text)', txcol) ELSE 'NULL::bigint[]' END)
-		INTO last_key, rows USING after_key, batch, model;
+		CASE WHEN exc THEN format('@extschema@.winnow(t.%I::pg_catalog.text)', txcol) ELSE 'NULL::bigint[]' END),
+		ARRAY[after_key, batch::text]) AS q(last_key text, rows integer);
 END
 $$;
 COMMENT ON FUNCTION textfp_track_fill(regclass, text, integer)
@@ -1668,9 +1751,13 @@ BEGIN
 		-- 'building' (fingerprints only, no links, no locks) has ended
 		EXECUTE format('LOCK TABLE ONLY %s IN SHARE MODE', @extschema@.textfp_track_source(config));
 	END IF;
-	EXECUTE format('UPDATE ONLY %s SET state = coalesce($1, state), phase = $2, done = $3, total = $4, updated_at = now(),
-		started_at = CASE WHEN phase IS DISTINCT FROM $2 THEN now() ELSE started_at END', config)
-		USING state, phase, done, total;
+	-- as the owner: a trigger or rule it put on its registration since the
+	-- last check (it may between two batches) runs as the owner, not the
+	-- caller (it ran as a superuser calling textfp_rebuild())
+	PERFORM FROM @extschema@.textfp_track_exec(config, format('UPDATE ONLY %s SET state = coalesce($1, state), phase = $2,
+		done = $3::bigint, total = $4::bigint, updated_at = now(),
+		started_at = CASE WHEN phase IS DISTINCT FROM $2 THEN now() ELSE started_at END', config),
+		ARRAY[state, phase, done::text, total::text]) AS q(x integer);
 	IF state IS NOT NULL THEN
 		PERFORM @extschema@.textfp_track_invalidate(config);
 	END IF;
@@ -1787,7 +1874,9 @@ CREATE FUNCTION textfp_track_source(config regclass) RETURNS regclass
 DECLARE
 	src regclass;
 BEGIN
-	EXECUTE format('SELECT c.source_table FROM ONLY %s c', config) INTO STRICT src;
+	SELECT q.source_table INTO STRICT src
+	FROM @extschema@.textfp_track_exec(config, format('SELECT c.source_table FROM ONLY %s c', config), '{}'::text[])
+		AS q(source_table regclass);
 	RETURN src;
 END
 $$;
@@ -1803,7 +1892,7 @@ DECLARE
 	n bigint := (SELECT c.reltuples::bigint FROM pg_class c WHERE c.oid = rel::oid);
 BEGIN
 	IF n IS NULL OR n < 0 THEN
-		EXECUTE format('SELECT count(*) FROM ONLY %s', rel) INTO n;
+		SELECT q.n INTO n FROM @extschema@.textfp_track_exec(rel, format('SELECT count(*) FROM ONLY %s', rel), '{}'::text[]) AS q(n bigint);
 	END IF;
 	RETURN n;
 END
@@ -1823,7 +1912,8 @@ DECLARE
 BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
 	SELECT r.config INTO cfg FROM @extschema@.textfp_registration(tbl) r;
-	EXECUTE format('SELECT c.source_table FROM ONLY %s c', cfg) INTO src;
+	SELECT q.source_table INTO src
+	FROM @extschema@.textfp_track_exec(cfg, format('SELECT c.source_table FROM ONLY %s c', cfg), '{}'::text[]) AS q(source_table regclass);
 	IF src IS DISTINCT FROM tbl THEN
 		RAISE EXCEPTION 'textfp registration % is not that of table %', cfg, tbl
 			USING ERRCODE = 'invalid_parameter_value',
@@ -1865,7 +1955,8 @@ CREATE FUNCTION textfp_track_state(config regclass) RETURNS text
 DECLARE
 	st text;
 BEGIN
-	EXECUTE format('SELECT c.state FROM ONLY %s c', config) INTO STRICT st;
+	SELECT q.state INTO STRICT st
+	FROM @extschema@.textfp_track_exec(config, format('SELECT c.state FROM ONLY %s c', config), '{}'::text[]) AS q(state text);
 	RETURN st;
 END
 $$;
@@ -1890,8 +1981,12 @@ DECLARE
 	big bigint;
 	bigid text;
 BEGIN
-	EXECUTE format('SELECT count(*), count(DISTINCT story) FROM %s', st) INTO n, stories;
-	EXECUTE format('SELECT s.story::text, count(*) FROM %s s GROUP BY s.story ORDER BY 2 DESC, 1 LIMIT 1', st) INTO bigid, big;
+	SELECT q.* INTO n, stories
+	FROM @extschema@.textfp_track_exec(config, format('SELECT count(*), count(DISTINCT story) FROM %s', st), '{}'::text[])
+		AS q(n bigint, stories bigint);
+	SELECT q.* INTO bigid, big
+	FROM @extschema@.textfp_track_exec(config, format('SELECT s.story::text, count(*) FROM %s s GROUP BY s.story ORDER BY 2 DESC, 1 LIMIT 1', st), '{}'::text[])
+		AS q(story text, n bigint);
 	RAISE NOTICE 'textfp: % rows of % in % stories; % links changed', n, src, stories, changed;
 	IF big > 100 AND big > 0.01 * n THEN
 		RAISE WARNING 'textfp: story % of % holds % of % rows (% %%)', bigid, src, big, n, round(100.0 * big / n, 1)
@@ -1942,7 +2037,9 @@ CREATE FUNCTION textfp_stories(tbl regclass) RETURNS TABLE (key text, story_id t
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
 BEGIN
-	RETURN QUERY EXECUTE format('SELECT s.key::text, s.story::text FROM %s s', st);
+	-- as the store's owner, for a caller with SELECT on it (track_exec.c):
+	-- the owner may swap the store's name for a view's after the check
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'stories'::text, '{}'::text[]) AS r(k text, s text);
 END
 $$;
 COMMENT ON FUNCTION textfp_stories(regclass)
@@ -1958,13 +2055,10 @@ RETURNS TABLE (story_id text, size bigint, sites bigint, original_site text, fir
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
 BEGIN
-	RETURN QUERY EXECUTE format('
-		SELECT g.story::text, g.size, g.sites, o.site::text, o.at::timestamptz, g.last_at::timestamptz
-		FROM (SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at
-			  FROM %1$s s GROUP BY s.story HAVING count(*) >= $2) g
-		JOIN %1$s o ON o.key = g.story
-		WHERE $1 IS NULL OR o.at::timestamptz >= $1
-		ORDER BY g.size DESC, o.at, g.story', st) USING since, coalesce(min_size, 1);
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'story_report'::text,
+		ARRAY[since::text, coalesce(min_size, 1)::text])
+		AS r(s text, n bigint, ns bigint, os text, f timestamptz, l timestamptz);
 END
 $$;
 COMMENT ON FUNCTION textfp_story_report(regclass, timestamptz, integer)
@@ -1982,12 +2076,9 @@ BEGIN
 	IF since IS NULL THEN
 		RAISE EXCEPTION 'since must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	RETURN QUERY EXECUTE format('
-		SELECT o.key::text, o.at::timestamptz, o.site::text, m.size, m.sites
-		FROM %1$s o
-		CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites FROM %1$s s WHERE s.story = o.key) m
-		WHERE o.source IS NULL AND o.at::timestamptz >= $1
-		ORDER BY o.at, o.key', st) USING since;
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'new_stories'::text, ARRAY[since::text])
+		AS r(s text, f timestamptz, os text, n bigint, ns bigint);
 END
 $$;
 COMMENT ON FUNCTION textfp_new_stories(regclass, timestamptz)
@@ -2003,12 +2094,10 @@ RETURNS TABLE (source_site text, reprint_site text, reprints bigint, stories big
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
 BEGIN
-	RETURN QUERY EXECUTE format('
-		SELECT o.site::text, c.site::text, count(*), count(DISTINCT c.story),
-			   percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz)
-		FROM %1$s c JOIN %1$s o ON o.key = c.source
-		WHERE ($1 IS NULL OR c.at::timestamptz >= $1) AND ($2 OR c.site IS DISTINCT FROM o.site)
-		GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2', st) USING since, coalesce(same_site, false);
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'reprints'::text,
+		ARRAY[since::text, coalesce(same_site, false)::text])
+		AS r(os text, rs text, n bigint, ns bigint, d interval);
 END
 $$;
 COMMENT ON FUNCTION textfp_reprints(regclass, timestamptz, boolean)
@@ -2022,14 +2111,10 @@ RETURNS TABLE (key text, at timestamptz, site text, source text, score double pr
 	AS $$
 DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
-	ktype regtype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = st::oid AND a.attname = 'key')::regtype;
 BEGIN
-	RETURN QUERY EXECUTE format('
-		SELECT s.key::text, s.at::timestamptz, s.site::text, s.source::text, s.score,
-			   s.at::timestamptz - o.at::timestamptz
-		FROM %1$s s JOIN %1$s o ON o.key = s.story
-		WHERE s.story = $1::%2$s
-		ORDER BY s.at, s.key', st, ktype) USING story_id;
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'timeline'::text, ARRAY[story_id])
+		AS r(k text, a timestamptz, s text, src text, sc double precision, d interval);
 END
 $$;
 COMMENT ON FUNCTION textfp_story_timeline(regclass, text)
@@ -2049,32 +2134,20 @@ RETURNS TABLE (other_key text, at timestamptz, site text, direction text, contai
 	AS $$
 DECLARE
 	r record;
-	ktype regtype;
-	exc boolean;
-	wf bigint[];
 BEGIN
 	SELECT * INTO r FROM @extschema@.textfp_registration(tbl);
-	EXECUTE format('SELECT c.excerpts FROM ONLY %s c', r.config) INTO exc;
-	IF NOT coalesce(exc, false) THEN
+	IF NOT coalesce((SELECT q.excerpts FROM @extschema@.textfp_track_report(r.config, 'has_excerpts'::text, '{}'::text[])
+					 AS q(excerpts boolean)), false) THEN
 		RAISE EXCEPTION 'table % is tracked without excerpts', tbl
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 				  HINT = 'textfp_untrack() it and CALL textfp_track(..., excerpts => true).';
 	END IF;
-	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = r.store::oid AND a.attname = 'key')::regtype;
-	EXECUTE format('SELECT s.wf FROM ONLY %s s WHERE s.key = $1::%s', r.store, ktype) INTO wf USING key;
-	IF wf IS NULL THEN
-		RETURN;
+	IF min_containment IS NULL OR ignore IS NULL THEN
+		RAISE EXCEPTION 'min_containment and ignore must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	RETURN QUERY EXECUTE format('
-		SELECT s.key::text, s.at::timestamptz, s.site::text, ''contains''::text, @extschema@.containment(s.wf, $1)
-		FROM ONLY %1$s s
-		WHERE s.wf OPERATOR(@extschema@.@@) @extschema@.quoted_in($1, $2, 3, $3) AND s.key <> $4::%2$s
-		UNION ALL
-		SELECT s.key::text, s.at::timestamptz, s.site::text, ''contained_in''::text, @extschema@.containment($1, s.wf)
-		FROM ONLY %1$s s
-		WHERE s.wf OPERATOR(@extschema@.@@) @extschema@.quoting($1, $2, 3, $3) AND s.key <> $4::%2$s
-		ORDER BY 5 DESC, 2, 1', r.store, ktype)
-		USING wf, min_containment, ignore, key;
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(r.store, 'excerpts'::text,
+		ARRAY[key, min_containment::text, ignore::text])
+		AS q(other_key text, at timestamptz, site text, direction text, containment double precision);
 END
 $$;
 COMMENT ON FUNCTION textfp_excerpts(regclass, text, double precision, bigint[])
@@ -2103,9 +2176,10 @@ BEGIN
 		store := r.store;
 		method := NULL; preset := NULL; threshold := NULL; state := NULL; phase := NULL; done := NULL; total := NULL; updated_at := NULL;
 		IF has_table_privilege(r.config, 'SELECT') THEN
-			EXECUTE format('SELECT c.method, c.preset, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at, c.source_table
-				FROM ONLY %s c', r.config)
-				INTO method, preset, threshold, state, phase, done, total, updated_at, src;
+			-- as the registration's owner (textfp_stories)
+			SELECT q.* INTO method, preset, threshold, state, phase, done, total, updated_at, src
+			FROM @extschema@.textfp_track_report(r.config, 'registration'::text, '{}'::text[])
+				AS q(m text, p text, th double precision, st text, ph text, d bigint, t bigint, u timestamptz, s regclass);
 			-- a trigger not made by textfp_track() may name another table's registration
 			CONTINUE WHEN src IS DISTINCT FROM t.tbl;
 		END IF;
@@ -2130,7 +2204,9 @@ BEGIN
 		RAISE EXCEPTION 'the keys of % are %, not %', tbl, ktype, pg_typeof(key_type)
 			USING ERRCODE = 'datatype_mismatch', HINT = format('textfp_stories(%L, NULL::%s)', tbl, ktype);
 	END IF;
-	RETURN QUERY EXECUTE format('SELECT s.key, s.story FROM %s s', st);
+	-- as the store's owner, for a caller with SELECT on it (textfp_stories(regclass))
+	RETURN QUERY EXECUTE format('SELECT * FROM @extschema@.textfp_track_report($1, ''stories_typed''::text, ''{}''::text[])
+		AS r(k %s, s %s)', ktype, ktype) USING st;
 END
 $$;
 COMMENT ON FUNCTION textfp_stories(regclass, anyelement)

@@ -13,7 +13,8 @@
 --   textfp_registration    what the reports, textfp_rebuild and textfp_untrack
 --                          read: the two tables the table's textfp_track
 --                          trigger names, through textfp_check_owned_table
---                          (42P07, shapes not compared)
+--                          (42P07; the store's shape from its own types, which
+--                          must be types textfp_track takes)
 SET client_min_messages = warning;
 SET timezone = 'UTC';
 CREATE ROLE regress_track_owner;
@@ -109,10 +110,11 @@ RESET ROLE;
 SET ROLE regress_track_intruder;
 SELECT pg_temp.failure($$CALL textfp_rebuild('victim')$$);
 SELECT pg_temp.failure($$SELECT textfp_untrack('victim')$$);
--- the internal steps refuse as well: textfp_track_register and
--- textfp_track_fill (textfp_check_owner), textfp_track_link and
--- textfp_track_invalidate (the owner's privileges, checked in C), and
--- textfp_track_progress (no UPDATE on the registration)
+-- the internal steps refuse as well: textfp_track_register
+-- (textfp_check_owner), textfp_track_link and textfp_track_invalidate (the
+-- owner's privileges, checked in C), and textfp_track_fill and
+-- textfp_track_progress (textfp_track_exec, which runs their statements as
+-- the owner for a caller with the owner's privileges)
 SELECT pg_temp.failure($$SELECT textfp_track_register('victim', 'body', 'id', 'at', NULL, 'simhash', NULL, 3, 'off', 'all', '{}', NULL, NULL, false)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_fill('victim_textfp_config', NULL, 10)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_link('victim_textfp_config', NULL, NULL, 10)$$);
@@ -222,8 +224,8 @@ DROP INDEX spy;
 CREATE INDEX spy ON victim_textfp (at) WHERE score > 0;
 SELECT * FROM pg_temp.probe('store index predicate');
 DROP INDEX spy;
--- the shape: a column, a type, a default, a constraint (the triggers
--- compare it; the reports, which read the store as their caller, do not)
+-- the shape: a column, a type, a default, a constraint (the triggers and
+-- the reports compare it)
 ALTER TABLE victim_textfp ADD COLUMN spy text;
 SELECT * FROM pg_temp.probe('store column added');
 ALTER TABLE victim_textfp DROP COLUMN spy;

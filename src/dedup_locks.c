@@ -183,6 +183,10 @@ dedup_lock_keys(const DedupLockSpec *c, uint32 scope, Datum fp, uint32 *keys)
 	int			n = 0;
 	int			m = 0;
 
+	/* the callers bound these (keys has TFP_MINHASH_K_MAX + 1 places) */
+	if (!c->minhash ? c->radius < 0 || c->radius + (c->pair_keys ? 2 : 1) > TFP_BLOCKS_MAX
+		: c->lsh_bands > 0 && (c->lsh_rows < 1 || c->lsh_min_bands < 1 || c->lsh_bands > TFP_MINHASH_K_MAX))
+		elog(ERROR, "%s lock keys asked for radius %d, %d bands of %d", c->who, c->radius, c->lsh_bands, c->lsh_rows);
 	if (!c->minhash)
 	{
 		uint64		v = DatumGetSimhash64(fp);

@@ -43,21 +43,43 @@ get_rel_relowner_safe(Oid relid)
 	return owner;
 }
 
-/* The table a configuration table registers (its source_table column). */
+/*
+ * The table a configuration table registers (its source_table column), read
+ * as the configuration table's owner, for a caller with its privileges: the
+ * caller may have more (a superuser's textfp_rebuild()), and the owner may
+ * have made the name a view's of its own since it was checked (a schema
+ * rename takes no lock): its functions run as the owner.
+ */
 static Oid
 registered_table(Oid config_relid)
 {
-	Oid			argtypes[1] = {REGCLASSOID};
-	Datum		args[1] = {ObjectIdGetDatum(config_relid)};
+	Oid			owner = get_rel_relowner_safe(config_relid);
+	Oid			save_userid;
+	int			save_sec;
 	bool		isnull;
+	int			rc;
 	Oid			relid;
 
+	if (!OidIsValid(owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", config_relid)));
+	if (!has_privs_of_role(GetUserId(), owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", get_rel_name(config_relid))));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args(psprintf("SELECT source_table FROM ONLY %s",
-									   quote_qualified_identifier(get_namespace_name(get_rel_namespace(config_relid)),
-																  get_rel_name(config_relid))),
-							  0, argtypes, args, NULL, true, 2) != SPI_OK_SELECT || SPI_processed != 1)
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION |
+						   SECURITY_NOFORCE_RLS);
+	rc = SPI_execute(psprintf("SELECT source_table FROM ONLY %s",
+							  quote_qualified_identifier(get_namespace_name(get_rel_namespace(config_relid)),
+														 get_rel_name(config_relid))),
+					 true, 2);
+	SetUserIdAndSecContext(save_userid, save_sec);
+	if (rc != SPI_OK_SELECT || SPI_processed != 1 ||
+		SPI_tuptable->tupdesc->natts != 1 || TupleDescAttr(SPI_tuptable->tupdesc, 0)->atttypid != REGCLASSOID)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("textfp registration table %s has no single row", get_rel_name(config_relid))));

@@ -148,6 +148,65 @@ comparison(Oid type, FmgrInfo *f, MemoryContext cxt)
 	f->fn_expr = NULL;
 }
 
+/*
+ * A value of the registration that textfp_track() would not have written:
+ * its owner may UPDATE it, and the triggers size lock keys and queries by
+ * these values (a Hamming threshold of 5000 or 100000 LSH bands wrote past
+ * an array on the stack).
+ */
+static void pg_attribute_noreturn()
+bad_value(TrackConfig *c, const char *column, const char *value, const char *allowed)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the textfp registration in %s has a bad %s: %s", get_rel_name(c->config_relid), column, value),
+			 errdetail("It must be %s.", allowed),
+			 errhint("textfp_track() writes the registration; textfp_untrack() and textfp_track() again to change it.")));
+}
+
+static bool
+whole_in(double v, double lo, double hi)
+{
+	return v >= lo && v <= hi && v == floor(v);
+}
+
+/* Checks the values read from the registration (see bad_value). */
+static void
+check_values(TrackConfig *c, const char *method, const char *dedup, const char *scope, const char *state,
+			 bool has_site)
+{
+	if (strcmp(method, "minhash") != 0 && strcmp(method, "simhash") != 0)
+		bad_value(c, "method", method, "minhash or simhash");
+	if (strcmp(dedup, "off") != 0 && strcmp(dedup, "reject") != 0 && strcmp(dedup, "skip") != 0)
+		bad_value(c, "dedup", dedup, "off, reject or skip");
+	if (strcmp(scope, "all") != 0 && !(strcmp(scope, "site") == 0 && has_site))
+		bad_value(c, "dedup_scope", scope, "all, or site with a site column");
+	if (strcmp(state, "building") != 0 && strcmp(state, "linking") != 0 && strcmp(state, "ready") != 0)
+		bad_value(c, "state", state, "building, linking or ready");
+	if (strcmp(method, "simhash") == 0)
+	{
+		if (!whole_in(c->threshold, 0, 31))
+			bad_value(c, "threshold", psprintf("%g", c->threshold), "a whole number of bits from 0 to 31 for simhash");
+		if (!isnan(c->cohesion) && !whole_in(c->cohesion, 0, 64))
+			bad_value(c, "cohesion", psprintf("%g", c->cohesion), "NULL or a whole number of bits from 0 to 64 for simhash");
+		if (c->lsh_bands != 0 || c->lsh_rows != 0 || c->lsh_min_bands != 0)
+			bad_value(c, "banding", psprintf("%d bands of %d, at least %d", c->lsh_bands, c->lsh_rows, c->lsh_min_bands),
+					  "NULL for simhash");
+	}
+	else
+	{
+		if (!(c->threshold > 0 && c->threshold <= 1))
+			bad_value(c, "threshold", psprintf("%g", c->threshold), "a Jaccard estimate above 0 and at most 1 for minhash");
+		if (!isnan(c->cohesion) && !(c->cohesion >= 0 && c->cohesion <= 1))
+			bad_value(c, "cohesion", psprintf("%g", c->cohesion), "NULL or a Jaccard estimate from 0 to 1 for minhash");
+		if (c->lsh_bands < 1 || c->lsh_rows < 1 || (int64) c->lsh_bands * c->lsh_rows > TFP_MINHASH_K_MAX ||
+			c->lsh_min_bands < 1 || c->lsh_min_bands > c->lsh_bands)
+			bad_value(c, "banding", psprintf("%d bands of %d, at least %d", c->lsh_bands, c->lsh_rows, c->lsh_min_bands),
+					  psprintf("at least 1 band of at least 1 value, at most %d values in all, and from 1 to all bands at least",
+							   TFP_MINHASH_K_MAX));
+	}
+}
+
 static void pg_attribute_noreturn()
 bad_option(void *arg, const char *detail, const char *hint)
 {
@@ -311,6 +370,14 @@ build_config(TrackConfig *c, Relation rel)
 		fmgr_info_copy(&c->key_eq, &tc->eq_opr_finfo, c->cxt);
 	}
 
+	check_values(c, method, dedup, SPI_getvalue(tup, cdesc, 13), state, site_col != NULL);
+	/* textfp_track_check() checked it: the triggers pass it as text to the fingerprint */
+	if (TupleDescAttr(desc, c->text_att - 1)->atttypid != TEXTOID &&
+		TupleDescAttr(desc, c->text_att - 1)->atttypid != VARCHAROID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("text column \"%s\" of the textfp registration of table \"%s\" is not text or varchar",
+						text_col, RelationGetRelationName(rel))));
 	c->minhash = strcmp(method, "minhash") == 0;
 	c->dedup = strcmp(dedup, "reject") == 0 ? TRACK_DEDUP_REJECT
 		: strcmp(dedup, "skip") == 0 ? TRACK_DEDUP_SKIP : TRACK_DEDUP_OFF;

@@ -180,7 +180,10 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 			SetUserIdAndSecContext(save_userid, save_sec);
 		}
 		else if (!TRIGGER_FIRED_FOR_ROW(td->tg_event))
-			elog(ERROR, "textfp_track_trigger() fires for each row, and for TRUNCATE");
+			ereport(ERROR,
+					(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+					 errmsg("textfp_track_trigger() fires for each row, and for TRUNCATE"),
+					 errhint("textfp_track() makes its triggers; do not create them by hand.")));
 		else if (TRIGGER_FIRED_BY_INSERT(td->tg_event))
 		{
 			TrackRow	row;

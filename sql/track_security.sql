@@ -1,0 +1,221 @@
+-- track_security: a tracked table's owner against textfp.  The owner owns
+-- the table, its registration (T_textfp_config, which it may UPDATE) and its
+-- store, and may change all three after textfp_track(); textfp must neither
+-- run the owner's code as another role (a superuser calling the reports,
+-- textfp_rebuild() or the procedures' steps) nor crash on what the owner
+-- wrote.  Each case says what it did before it was fixed.
+SET client_min_messages = warning;
+SET timezone = 'UTC';
+CREATE ROLE regress_tsec_owner;
+CREATE SCHEMA tsec AUTHORIZATION regress_tsec_owner;
+SET search_path = tsec, public;
+
+-- SQLSTATE and message of a statement that fails
+CREATE FUNCTION pg_temp.failure(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	st text;
+	msg text;
+BEGIN
+	EXECUTE q;
+	RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+	RETURN st || ': ' || msg;
+END
+$$;
+
+-- sets values of tbl's registration, then inserts a row into tbl
+CREATE FUNCTION pg_temp.try_value(tbl text, assignment text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('UPDATE tsec.%I SET %s', tbl || '_textfp_config', assignment);
+	PERFORM textfp_track_invalidate(format('tsec.%I', tbl || '_textfp_config')::regclass);
+	RETURN assignment || ' -> ' || pg_temp.failure(format('INSERT INTO tsec.%I VALUES (1, ''2025-01-01'', %L)',
+		tbl, (SELECT body FROM tsec.texts WHERE n = 1)));
+END
+$$;
+
+-- the owner's spy: records who runs it, and whether that role is a superuser
+SET ROLE regress_tsec_owner;
+CREATE TABLE tsec.calls (what text, who name, superuser boolean);
+GRANT INSERT ON tsec.calls TO PUBLIC;
+CREATE FUNCTION tsec.spy(what text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	INSERT INTO tsec.calls SELECT what, current_user, (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user);
+	RETURN true;
+END
+$$;
+CREATE TABLE texts (n int PRIMARY KEY, body text);
+INSERT INTO texts VALUES
+ (1, 'The council approved the new cycling lanes along the river on Monday, and construction will begin in spring.'),
+ (2, 'The council approved new cycling lanes along the river on Monday; construction will begin in the spring, officials said.'),
+ (3, 'Local bakery wins national prize for its sourdough; the owner thanks customers and staff for years of support.');
+RESET ROLE;
+
+-- ===== 1. a site of the owner's own type, with a cast to text of its own =====
+-- The reports showed the site as site::text, which ran the owner's cast as
+-- their caller: a superuser's textfp_story_report ran it as superuser.  They
+-- show it with the type's output function now.
+SET ROLE regress_tsec_owner;
+CREATE TYPE tsec.outlet AS (name text);
+CREATE FUNCTION tsec.outlet_text(o tsec.outlet) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM tsec.spy('outlet cast');
+	RETURN o.name;
+END
+$$;
+CREATE CAST (tsec.outlet AS text) WITH FUNCTION tsec.outlet_text(tsec.outlet);
+CREATE TABLE sites (id bigint PRIMARY KEY, site tsec.outlet, at timestamptz NOT NULL, body text);
+INSERT INTO sites VALUES (1, ROW('ledger'), '2025-01-01', (SELECT body FROM texts WHERE n = 1)),
+	(2, ROW('herald'), '2025-01-02', (SELECT body FROM texts WHERE n = 2)),
+	(3, NULL, '2025-01-03', (SELECT body FROM texts WHERE n = 3));
+CALL textfp_track('sites', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+RESET ROLE;
+SELECT story_id, size, sites, original_site FROM textfp_story_report('tsec.sites', min_size => 1) ORDER BY story_id;
+SELECT story_id, original_site FROM textfp_new_stories('tsec.sites', '2025-01-01') ORDER BY story_id;
+SELECT source_site, reprint_site, reprints FROM textfp_reprints('tsec.sites');
+SELECT key, site, source FROM textfp_story_timeline('tsec.sites', '1') ORDER BY key;
+SELECT count(*) AS casts_run FROM tsec.calls;
+
+-- ===== 2. a key or time column changed to a domain after textfp_track =====
+-- textfp_track takes keys of a type with a default btree order of its own
+-- and times of timestamptz, timestamp or date; the owner may ALTER the
+-- columns (of the table and the store alike) afterwards.  A domain's CHECK
+-- ran as the caller where textfp casts a key ($1::key type: the timeline,
+-- textfp_rebuild's batches): as a superuser.  textfp_track_check (triggers,
+-- procedures) and textfp_registration (reports) refuse such types now.
+SET ROLE regress_tsec_owner;
+CREATE DOMAIN tsec.watched AS bigint CHECK (tsec.spy('domain check'));
+CREATE DOMAIN tsec.watched_time AS timestamptz CHECK (tsec.spy('domain check'));
+CREATE TABLE keyed (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO keyed VALUES (1, '2025-01-01', (SELECT body FROM texts WHERE n = 1)), (2, '2025-01-02', (SELECT body FROM texts WHERE n = 2));
+CALL textfp_track('keyed', 'body', 'id', 'at', method => 'simhash', threshold => 12);
+ALTER TABLE keyed ALTER COLUMN id TYPE tsec.watched;
+ALTER TABLE keyed_textfp ALTER COLUMN key TYPE tsec.watched, ALTER COLUMN source TYPE tsec.watched,
+	ALTER COLUMN story TYPE tsec.watched;
+TRUNCATE tsec.calls;
+RESET ROLE;
+SELECT pg_temp.failure($$SELECT * FROM textfp_story_timeline('tsec.keyed', '1')$$);
+SELECT pg_temp.failure($$CALL textfp_rebuild('tsec.keyed')$$);
+SELECT who, superuser FROM tsec.calls WHERE superuser GROUP BY 1, 2;
+SET ROLE regress_tsec_owner;
+SELECT pg_temp.failure($$INSERT INTO tsec.keyed VALUES (3, '2025-01-03', 'x')$$);
+ALTER TABLE keyed_textfp ALTER COLUMN key TYPE bigint, ALTER COLUMN source TYPE bigint, ALTER COLUMN story TYPE bigint;
+ALTER TABLE keyed ALTER COLUMN id TYPE bigint;
+ALTER TABLE keyed ALTER COLUMN at TYPE tsec.watched_time;
+ALTER TABLE keyed_textfp ALTER COLUMN at TYPE tsec.watched_time;
+RESET ROLE;
+SELECT pg_temp.failure($$SELECT * FROM textfp_stories('tsec.keyed')$$);
+SELECT pg_temp.failure($$CALL textfp_rebuild('tsec.keyed')$$);
+SELECT who, superuser FROM tsec.calls WHERE superuser GROUP BY 1, 2;
+SET ROLE regress_tsec_owner;
+ALTER TABLE keyed ALTER COLUMN at TYPE timestamptz;
+ALTER TABLE keyed_textfp ALTER COLUMN at TYPE timestamptz;
+RESET ROLE;
+SELECT count(*) AS rows FROM textfp_stories('tsec.keyed');
+
+-- ===== 3. the text column changed to another type =====
+-- The triggers pass the text column to the fingerprint as text: a bigint
+-- there crashed the server (SIGSEGV).  It is refused now (42804).
+SET ROLE regress_tsec_owner;
+ALTER TABLE keyed ALTER COLUMN body TYPE bigint USING length(body);
+SELECT pg_temp.failure($$INSERT INTO tsec.keyed VALUES (4, '2025-01-04', 12345)$$);
+ALTER TABLE keyed ALTER COLUMN body TYPE text;
+INSERT INTO keyed VALUES (4, '2025-01-04', 'a text of its own');
+SELECT count(*) AS rows FROM keyed_textfp;
+RESET ROLE;
+
+-- ===== 4. values of the registration textfp_track would not write =====
+-- The owner may UPDATE its registration; the triggers sized lock keys and
+-- queries by its values: a Hamming threshold of 5000 (an array of 32 blocks)
+-- or 100000 LSH bands of 0 values (an array of 1025 keys) wrote past the end
+-- of an array on the stack (SIGSEGV).  Each is refused now (22023).
+SET ROLE regress_tsec_owner;
+CREATE TABLE tuned (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+CALL textfp_track('tuned', 'body', 'id', 'at', method => 'simhash', threshold => 3);
+CREATE TABLE tuned_mh (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+CALL textfp_track('tuned_mh', 'body', 'id', 'at');
+SELECT pg_temp.try_value('tuned', 'threshold = 5000');
+SELECT pg_temp.try_value('tuned', 'threshold = 40');
+SELECT pg_temp.try_value('tuned', 'threshold = 2.5');
+SELECT pg_temp.try_value('tuned', 'threshold = ''NaN''');
+SELECT pg_temp.try_value('tuned', 'threshold = 3, cohesion = 65');
+SELECT pg_temp.try_value('tuned', 'cohesion = 3, lsh_bands = 4');
+SELECT pg_temp.try_value('tuned', 'lsh_bands = NULL, method = ''bogus''');
+SELECT pg_temp.try_value('tuned', 'method = ''simhash'', state = ''bogus''');
+SELECT pg_temp.try_value('tuned', 'state = ''ready'', dedup = ''bogus''');
+SELECT pg_temp.try_value('tuned', 'dedup = ''off'', dedup_scope = ''site''');
+SELECT pg_temp.try_value('tuned_mh', 'lsh_bands = 100000, lsh_rows = 0, lsh_min_bands = 0');
+SELECT pg_temp.try_value('tuned_mh', 'lsh_bands = 44, lsh_rows = 1, lsh_min_bands = 45');
+SELECT pg_temp.try_value('tuned_mh', 'lsh_min_bands = 10, threshold = 0');
+SELECT pg_temp.try_value('tuned_mh', 'threshold = 0.3');
+SELECT count(*) AS rows FROM tuned_mh_textfp;
+RESET ROLE;
+
+-- ===== 5. the procedures' writes run as the owner =====
+-- textfp_track_progress updated the registration as its caller, with no
+-- check: a trigger the owner put on it between two batches of a superuser's
+-- textfp_rebuild() ran as the superuser (the owner can wait for that batch
+-- by holding a lock on its registration).  It writes as the owner now, and
+-- so do textfp_track_fill and the reads of the procedures' other steps.
+SET ROLE regress_tsec_owner;
+CREATE FUNCTION tsec.spy_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM tsec.spy('registration trigger');
+	RETURN NEW;
+END
+$$;
+CREATE TRIGGER spy BEFORE UPDATE ON keyed_textfp_config FOR EACH ROW EXECUTE FUNCTION tsec.spy_trigger();
+TRUNCATE tsec.calls;
+RESET ROLE;
+SELECT textfp_track_progress('tsec.keyed_textfp_config', NULL, 'links', 0, 0);
+SELECT what, who, superuser FROM tsec.calls;
+SET ROLE regress_tsec_owner;
+DROP TRIGGER spy ON keyed_textfp_config;
+RESET ROLE;
+
+-- ===== 6. a statement-level trigger of textfp_track_trigger =====
+-- It raised an internal error (XX000); it is a trigger protocol violation.
+SET ROLE regress_tsec_owner;
+CREATE TRIGGER odd AFTER INSERT ON keyed FOR EACH STATEMENT
+	EXECUTE FUNCTION textfp_track_trigger('tsec.keyed_textfp_config', 'tsec.keyed_textfp');
+SELECT pg_temp.failure($$INSERT INTO tsec.keyed VALUES (5, '2025-01-05', 'x')$$);
+DROP TRIGGER odd ON keyed;
+RESET ROLE;
+
+-- ===== 7. the executors run only what they must =====
+-- textfp_track_exec runs any statement as a relation's owner, for a caller
+-- with the owner's privileges only; textfp_track_report runs only the
+-- reports' fixed queries, for a caller with SELECT on the relation.
+CREATE ROLE regress_tsec_reader;
+SET ROLE regress_tsec_owner;
+GRANT USAGE ON SCHEMA tsec TO regress_tsec_reader;
+GRANT SELECT ON keyed_textfp TO regress_tsec_reader;
+RESET ROLE;
+SET ROLE regress_tsec_reader;
+SELECT count(*) AS rows FROM textfp_stories('tsec.keyed');
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_exec('tsec.keyed_textfp', 'SELECT 1', '{}') AS q(x integer)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.keyed_textfp', 'bogus', '{}') AS q(x integer)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.keyed_textfp_config', 'registration', '{}') AS q(x integer)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.keyed_textfp', 'stories', '{}') AS q(x integer)$$);
+RESET ROLE;
+-- nor a table whose policies hide rows from the caller (read as the owner,
+-- they would not), nor a view
+SET ROLE regress_tsec_owner;
+CREATE TABLE secrets (key text, story text, owner_only boolean);
+INSERT INTO secrets VALUES ('public', 'p', false), ('hidden', 'h', true);
+ALTER TABLE secrets ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON secrets USING (NOT owner_only);
+GRANT SELECT ON secrets TO regress_tsec_reader;
+CREATE VIEW secrets_view WITH (security_invoker = true) AS SELECT key, story FROM secrets;
+GRANT SELECT ON secrets_view TO regress_tsec_reader;
+RESET ROLE;
+SET ROLE regress_tsec_reader;
+SELECT key FROM tsec.secrets;
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.secrets', 'stories', '{}') AS q(k text, s text)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.secrets_view', 'stories', '{}') AS q(k text, s text)$$);
+RESET ROLE;
+
+RESET search_path;
+DROP SCHEMA tsec CASCADE;
+DROP ROLE regress_tsec_owner;
+DROP ROLE regress_tsec_reader;

@@ -1,0 +1,334 @@
+/*
+ * track_exec.c: the statements textfp runs on a tracked table's tables for
+ * a role that is not their owner, run as the owner.
+ *
+ * The procedures textfp_track() and textfp_rebuild() are PL/pgSQL and run as
+ * their caller, who has the owner's privileges but may have more (a
+ * superuser); the reports run as their caller, who needs SELECT on the store
+ * only.  The tables are the owner's: between a check and a statement the
+ * owner may add a trigger or a rule to them, or swap their names for a
+ * view's (a schema rename takes no lock; the owner can make the caller wait
+ * on a lock of its own meanwhile), and the statement would run the owner's
+ * code as the caller.  Run as the owner, in a security-restricted operation
+ * (no SET ROLE, no session state), whatever the owner put there runs as the
+ * owner, as PostgreSQL runs a table owner's index expressions in VACUUM or
+ * ANALYZE.
+ *
+ *   textfp_track_exec()    any statement, for a caller with the owner's
+ *                          privileges (it could SET ROLE to the owner);
+ *   textfp_track_report()  one of the reports' fixed queries, for a caller
+ *                          with SELECT on the store (or the registration):
+ *                          it reads what the caller may read anyway.
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/tuplestore.h"
+
+#include "track.h"
+
+#define TRACK_EXEC_MAX_ARGS 8
+
+/* The owner of a relation, or 42P01. */
+static Oid
+relation_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+/* Checks SPI's rows against the expected columns, and keeps them in store. */
+static void
+keep_rows(TupleDesc expected, Tuplestorestate *store, MemoryContext cxt)
+{
+	TupleDesc	got = SPI_tuptable->tupdesc;
+	MemoryContext old;
+
+	if (got->natts != expected->natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the query returns %d columns, not %d", got->natts, expected->natts)));
+	for (int i = 0; i < got->natts; i++)
+		if (TupleDescAttr(got, i)->atttypid != TupleDescAttr(expected, i)->atttypid)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("column %d of the query is %s, not %s", i + 1,
+							format_type_be(TupleDescAttr(got, i)->atttypid),
+							format_type_be(TupleDescAttr(expected, i)->atttypid))));
+	old = MemoryContextSwitchTo(cxt);
+	for (uint64 r = 0; r < SPI_processed; r++)
+		tuplestore_puttuple(store, SPI_tuptable->vals[r]);
+	MemoryContextSwitchTo(old);
+	SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * Runs query ($1, $2, ... the elements of args, as text) as owner, under
+ * search_path pg_catalog, pg_temp, and returns its rows as the function's
+ * result set (the column definition list says their types); read_only: it
+ * must be a query that writes nothing.
+ */
+static Datum
+run_as_owner(FunctionCallInfo fcinfo, Oid owner, const char *query, ArrayType *args, bool read_only)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			nargs = 0;
+	Datum	   *elems = NULL;
+	bool	   *elem_nulls = NULL;
+	Oid			types[TRACK_EXEC_MAX_ARGS];
+	Datum		values[TRACK_EXEC_MAX_ARGS];
+	char		nulls[TRACK_EXEC_MAX_ARGS];
+	Oid			save_userid;
+	int			save_sec;
+	volatile int level = 0;
+	volatile int rc = 0;
+	TupleDesc	expected;
+	Tuplestorestate *store;
+	MemoryContext per_query;
+	MemoryContext old;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) || !(rsinfo->allowedModes & SFRM_Materialize) ||
+		rsinfo->expectedDesc == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s() must be called in FROM with a column definition list",
+						get_func_name(fcinfo->flinfo->fn_oid))));
+	if (args != NULL)
+		deconstruct_array(args, TEXTOID, -1, false, TYPALIGN_INT, &elems, &elem_nulls, &nargs);
+	if (nargs > TRACK_EXEC_MAX_ARGS)
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_ARGUMENTS),
+				 errmsg("%s() takes at most %d query arguments", get_func_name(fcinfo->flinfo->fn_oid),
+						TRACK_EXEC_MAX_ARGS)));
+	for (int i = 0; i < nargs; i++)
+	{
+		types[i] = TEXTOID;
+		values[i] = elems[i];
+		nulls[i] = elem_nulls[i] ? 'n' : ' ';
+	}
+
+	per_query = rsinfo->econtext->ecxt_per_query_memory;
+	old = MemoryContextSwitchTo(per_query);
+	expected = CreateTupleDescCopy(rsinfo->expectedDesc);
+	store = tuplestore_begin_heap(true, false, work_mem);
+	MemoryContextSwitchTo(old);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION |
+						   SECURITY_NOFORCE_RLS);
+	PG_TRY();
+	{
+		level = NewGUCNestLevel();
+		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		if (read_only)
+		{
+			/* a report may be the whole store: a cursor, a chunk at a time */
+			Portal		portal = SPI_cursor_open_with_args(NULL, query, nargs, types, values, nulls, true, 0);
+
+			for (;;)
+			{
+				SPI_cursor_fetch(portal, true, 10000);
+				if (SPI_processed == 0)
+					break;
+				keep_rows(expected, store, per_query);
+			}
+			SPI_cursor_close(portal);
+		}
+		else
+		{
+			rc = SPI_execute_with_args(query, nargs, types, values, nulls, false, 0);
+			if (rc < 0)
+				elog(ERROR, "%s: %s", get_func_name(fcinfo->flinfo->fn_oid), SPI_result_code_string(rc));
+			if (SPI_tuptable != NULL)
+				keep_rows(expected, store, per_query);
+		}
+		AtEOXact_GUC(true, level);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec);
+	}
+	PG_END_TRY();
+	SPI_finish();
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = store;
+	rsinfo->setDesc = expected;
+	return (Datum) 0;
+}
+
+/*
+ * textfp_track_exec(rel regclass, query text, args text[]) returns setof
+ * record: runs query ($1, $2, ... the args, as text: the query casts them)
+ * as rel's owner, for a caller with the privileges of rel's owner.  The
+ * arguments are text, not "any": an overload planted in textfp's schema
+ * with concrete types would win every call of a VARIADIC "any" function.
+ */
+PG_FUNCTION_INFO_V1(textfp_track_exec);
+Datum
+textfp_track_exec(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	Oid			owner;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("textfp_track_exec() needs a relation and a query")));
+	relid = PG_GETARG_OID(0);
+	owner = relation_owner(relid);
+	if (!has_privs_of_role(GetUserId(), owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", get_rel_name(relid))));
+	return run_as_owner(fcinfo, owner, text_to_cstring(PG_GETARG_TEXT_PP(1)),
+						PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2), false);
+}
+
+/* Does a relation have row-level security enabled? */
+static bool
+rel_has_row_security(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	bool		rls;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	rls = ((Form_pg_class) GETSTRUCT(tup))->relrowsecurity;
+	ReleaseSysCache(tup);
+	return rls;
+}
+
+/* The type of a relation's column, qualified for SQL text. */
+static const char *
+column_type(Oid relid, const char *name)
+{
+	AttrNumber	att = get_attnum(relid, name);
+
+	if (att == InvalidAttrNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation %s does not exist", name, get_rel_name(relid))));
+	return format_type_be_qualified(get_atttype(relid, att));
+}
+
+/*
+ * textfp_track_report(rel regclass, report text, args text[]) returns setof
+ * record: one of the reports' queries on rel (a store, or a registration for
+ * 'registration'), run as rel's owner for a caller with SELECT on rel; the
+ * caller checked rel (textfp_registration()).  The queries are fixed here:
+ * a caller that may only read rel can make the owner run nothing else.
+ */
+PG_FUNCTION_INFO_V1(textfp_track_report);
+Datum
+textfp_track_report(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	Oid			owner;
+	char	   *report;
+	char	   *name;
+	const char *sql;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("textfp_track_report() needs a relation and a report")));
+	relid = PG_GETARG_OID(0);
+	owner = relation_owner(relid);
+	/*
+	 * A plain table without row-level security, as textfp's tables are: read
+	 * as its owner, a table's policies or a security_invoker view would show
+	 * the caller what they hide from it.
+	 */
+	if (get_rel_relkind(relid) != RELKIND_RELATION || rel_has_row_security(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("textfp reports read only plain tables without row-level security, not %s", get_rel_name(relid))));
+	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for table %s", get_rel_name(relid))));
+	report = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+	if (strcmp(report, "stories") == 0)
+		sql = psprintf("SELECT s.key::text, s.story::text FROM ONLY %s s", name);
+	else if (strcmp(report, "stories_typed") == 0)
+		sql = psprintf("SELECT s.key, s.story FROM ONLY %s s", name);
+	/* the site with its type's output function, not a cast: a cast from a
+	 * type of the owner's own would be the owner's function */
+	else if (strcmp(report, "story_report") == 0)
+		sql = psprintf("SELECT g.story::text, g.size, g.sites,"
+					   " CASE WHEN o.site IS NOT NULL THEN format('%%s', o.site) END, o.at::timestamptz, g.last_at::timestamptz"
+					   " FROM (SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
+					   " FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= $2::integer) g"
+					   " JOIN ONLY %1$s o ON o.key = g.story"
+					   " WHERE $1::timestamptz IS NULL OR o.at::timestamptz >= $1::timestamptz"
+					   " ORDER BY g.size DESC, o.at, g.story", name);
+	else if (strcmp(report, "new_stories") == 0)
+		sql = psprintf("SELECT o.key::text, o.at::timestamptz, CASE WHEN o.site IS NOT NULL THEN format('%%s', o.site) END,"
+					   " m.size, m.sites FROM ONLY %1$s o"
+					   " CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites"
+					   " FROM ONLY %1$s s WHERE s.story = o.key) m"
+					   " WHERE o.source IS NULL AND o.at::timestamptz >= $1::timestamptz"
+					   " ORDER BY o.at, o.key", name);
+	else if (strcmp(report, "reprints") == 0)
+		sql = psprintf("SELECT CASE WHEN o.site IS NOT NULL THEN format('%%s', o.site) END,"
+					   " CASE WHEN c.site IS NOT NULL THEN format('%%s', c.site) END, count(*), count(DISTINCT c.story),"
+					   " percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz)"
+					   " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
+					   " WHERE ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz)"
+					   " AND ($2::boolean OR c.site IS DISTINCT FROM o.site)"
+					   " GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2", name);
+	else if (strcmp(report, "timeline") == 0)
+		sql = psprintf("SELECT s.key::text, s.at::timestamptz, CASE WHEN s.site IS NOT NULL THEN format('%%s', s.site) END,"
+					   " s.source::text, s.score, s.at::timestamptz - o.at::timestamptz"
+					   " FROM ONLY %1$s s JOIN ONLY %1$s o ON o.key = s.story"
+					   " WHERE s.story = $1::%2$s ORDER BY s.at, s.key", name, column_type(relid, "key"));
+	else if (strcmp(report, "excerpts") == 0)
+	{
+		/* the rows one row contains a share of, and the rows holding a share of it */
+		const char *nsp = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
+		const char *ktype = column_type(relid, "key");
+
+		sql = psprintf("WITH r AS (SELECT s.wf FROM ONLY %1$s s WHERE s.key = $1::%2$s AND s.wf IS NOT NULL)"
+					   " SELECT s.key::text, s.at::timestamptz, CASE WHEN s.site IS NOT NULL THEN format('%%s', s.site) END,"
+					   " 'contains'::text, %3$s.containment(s.wf, r.wf) FROM r, ONLY %1$s s"
+					   " WHERE s.wf OPERATOR(%3$s.@@) %3$s.quoted_in(r.wf, $2::float8, 3, $3::bigint[]) AND s.key <> $1::%2$s"
+					   " UNION ALL"
+					   " SELECT s.key::text, s.at::timestamptz, CASE WHEN s.site IS NOT NULL THEN format('%%s', s.site) END,"
+					   " 'contained_in'::text, %3$s.containment(r.wf, s.wf) FROM r, ONLY %1$s s"
+					   " WHERE s.wf OPERATOR(%3$s.@@) %3$s.quoting(r.wf, $2::float8, 3, $3::bigint[]) AND s.key <> $1::%2$s"
+					   " ORDER BY 5 DESC, 2, 1", name, ktype, nsp);
+	}
+	else if (strcmp(report, "has_excerpts") == 0)
+		sql = psprintf("SELECT c.excerpts FROM ONLY %s c", name);
+	else if (strcmp(report, "registration") == 0)
+		sql = psprintf("SELECT c.method, c.preset, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at,"
+					   " c.source_table FROM ONLY %s c", name);
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown textfp report \"%s\"", report)));
+	return run_as_owner(fcinfo, owner, sql, PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2), true);
+}
