@@ -68,12 +68,14 @@ CREATE TABLE sites (id bigint PRIMARY KEY, site tsec.outlet, at timestamptz NOT 
 INSERT INTO sites VALUES (1, ROW('ledger'), '2025-01-01', (SELECT body FROM texts WHERE n = 1)),
 	(2, ROW('herald'), '2025-01-02', (SELECT body FROM texts WHERE n = 2)),
 	(3, NULL, '2025-01-03', (SELECT body FROM texts WHERE n = 3));
-CALL textfp_track('sites', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+CALL textfp_track('sites', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12, excerpts => true);
 RESET ROLE;
 SELECT story_id, size, sites, original_site FROM textfp_story_report('tsec.sites', min_size => 1) ORDER BY story_id;
 SELECT story_id, original_site FROM textfp_new_stories('tsec.sites', '2025-01-01') ORDER BY story_id;
 SELECT source_site, reprint_site, reprints FROM textfp_reprints('tsec.sites');
 SELECT key, site, source FROM textfp_story_timeline('tsec.sites', '1') ORDER BY key;
+INSERT INTO sites VALUES (4, ROW('wire'), '2025-01-04', (SELECT body FROM texts WHERE n = 1) || ' Residents were asked for their views at a meeting in the town hall.');
+SELECT other_key, site, direction FROM textfp_excerpts('tsec.sites', '1') ORDER BY other_key, direction;
 SELECT count(*) AS casts_run FROM tsec.calls;
 
 -- ===== 2. a key or time column changed to a domain after textfp_track =====
