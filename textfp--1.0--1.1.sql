@@ -2136,8 +2136,12 @@ DECLARE
 	r record;
 BEGIN
 	SELECT * INTO r FROM @extschema@.textfp_registration(tbl);
-	IF NOT coalesce((SELECT q.excerpts FROM @extschema@.textfp_track_report(r.config, 'has_excerpts'::text, '{}'::text[])
-					 AS q(excerpts boolean)), false) THEN
+	-- registered with excerpts: the store's wf has its index (readers of the
+	-- reports need not read the registration)
+	IF NOT EXISTS (SELECT FROM pg_index i JOIN pg_opclass o ON o.oid = i.indclass[0]
+				   JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+				   WHERE i.indrelid = r.store::oid AND a.attname = 'wf' AND o.opcname = 'gin_winnow_ops'
+					 AND o.opcnamespace = '@extschema@'::regnamespace::oid) THEN
 		RAISE EXCEPTION 'table % is tracked without excerpts', tbl
 			USING ERRCODE = 'object_not_in_prerequisite_state',
 				  HINT = 'textfp_untrack() it and CALL textfp_track(..., excerpts => true).';

@@ -331,6 +331,19 @@ SELECT count(*) AS with_a_scan FROM quotes q, textfp_excerpts('quotes', q.id::te
 -- fingerprints left out: 1's words 30 to 60 in every row that has them
 SELECT count(*) AS ignoring FROM textfp_excerpts('quotes', '1', ignore => (SELECT wf FROM quotes_textfp WHERE key = 4));
 SELECT count(*) AS half FROM textfp_excerpts('quotes', '1', min_containment => 0.5);
+-- a reader needs SELECT on the store only, as for the other reports
+CREATE ROLE regress_track_reader;
+GRANT USAGE ON SCHEMA track_test TO regress_track_reader;
+SET ROLE regress_track_reader;
+SELECT pg_temp.failure($$SELECT * FROM textfp_excerpts('quotes', '1')$$);
+RESET ROLE;
+GRANT SELECT ON quotes_textfp TO regress_track_reader;
+SET ROLE regress_track_reader;
+SELECT count(*) AS read FROM textfp_excerpts('quotes', '1');
+RESET ROLE;
+REVOKE ALL ON quotes_textfp FROM regress_track_reader;
+REVOKE ALL ON SCHEMA track_test FROM regress_track_reader;
+DROP ROLE regress_track_reader;
 -- a table tracked without excerpts, an unknown key
 SELECT pg_temp.failure($$SELECT * FROM textfp_excerpts('news', '1')$$);
 SELECT count(*) AS unknown_key FROM textfp_excerpts('quotes', '99');

@@ -321,8 +321,6 @@ textfp_track_report(PG_FUNCTION_ARGS)
 					   " WHERE s.wf OPERATOR(%3$s.@@) %3$s.quoting(r.wf, $2::float8, 3, $3::bigint[]) AND s.key <> $1::%2$s"
 					   " ORDER BY 5 DESC, 2, 1", name, ktype, nsp);
 	}
-	else if (strcmp(report, "has_excerpts") == 0)
-		sql = psprintf("SELECT c.excerpts FROM ONLY %s c", name);
 	else if (strcmp(report, "registration") == 0)
 		sql = psprintf("SELECT c.method, c.preset, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at,"
 					   " c.source_table FROM ONLY %s c", name);
