@@ -1,0 +1,143 @@
+-- pairs.sql: the fingerprints of a labeled set (make_lineages.pl's or quality_lineages.pl's output on
+-- stdin) under the presets textfp_track() registers by default, and every pair within a generous
+-- threshold, for simulate.py.
+--
+--   psql -X -v corpus=lineages -v out=/tmp/st -f bench/stories/pairs.sql < lineages.tsv
+--
+-- Writes :out/<corpus>.texts.tsv (key, lang, set, lineage, version, time as epoch seconds),
+-- :out/<corpus>.pairs.tsv (method, a, b, score, bands) with a < b, every pair of the set (all pairs are
+-- scored, no index: the sets are small) whose score reaches the generous bound, and
+-- :out/<corpus>.minbands.tsv (threshold, min_bands), the registration's LSH rule per MinHash threshold:
+--
+--   method  fingerprint (txt: title, newline, body, as bench/quality scores it)      score      kept at
+--   mh      minhash(txt, preset => 'minhash_v1'): textfp_track's default             Jaccard    >= 0.1
+--   sh      simhash(txt, preset => 'simhash_v1'): method => 'simhash'                Hamming    <= 24
+--   shi     simhash(txt, preset => 'simhash_idf_v1', idf => the set's model):        Hamming    <= 24
+--           preset => 'simhash_idf_v1', whose model textfp_track builds from the table's rows when it
+--           is not given: here idf_model(simhash_features(txt, preset => 'simhash_idf_v1')) over every
+--           text of the set, as a table holding the set would build it
+--
+-- bands (mh only; 44 elsewhere) is how many of the 44 bands of one position (minhash_bands(sig, 44, 1)) the
+-- pair shares: a registration's store finds a row's earlier matches through its GIN index of those bands,
+-- fp @@ lsh_query(sig, 44, 1, min_bands), then verifies J >= threshold, where min_bands is the most bands
+-- that still find 99.5% of the pairs at the threshold (lsh_probability(threshold, 44, 1, m, 128) >=
+-- 0.995): 12 at 0.46875.  A pair sharing fewer is never a link, but a cohesion check sees its score (the
+-- store compares a row with its candidate story's original directly).  Checked here: bands >= 12 is
+-- exactly fp @@ lsh_query(sig, 44, 1, 12) on every exported pair.  A text whose fingerprint is NULL (no
+-- features) has no pairs.  The set stays in table st_text, its fingerprints in st_fp, its pairs in st_pair
+-- (corpus column).
+
+\set ON_ERROR_STOP on
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS textfp;
+SET jit = off;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE IF NOT EXISTS st_text (
+	corpus  text NOT NULL,
+	key     bigint NOT NULL,
+	lang    text NOT NULL,
+	set     text NOT NULL,
+	lineage text NOT NULL,
+	version text NOT NULL,
+	time    timestamptz NOT NULL,
+	source  text NOT NULL,
+	title   text NOT NULL,
+	body    text NOT NULL,
+	PRIMARY KEY (corpus, key)
+);
+CREATE TEMP TABLE st_in (LIKE st_text);
+ALTER TABLE st_in DROP COLUMN corpus;
+\copy st_in FROM pstdin
+DELETE FROM st_text WHERE corpus = :'corpus';
+INSERT INTO st_text SELECT :'corpus', * FROM st_in;
+
+CREATE TABLE IF NOT EXISTS st_fp (
+	corpus text NOT NULL,
+	key    bigint NOT NULL,
+	mh     minhash_sig,
+	mhb    bigint[],
+	sh     simhash64,
+	shi    simhash64,
+	PRIMARY KEY (corpus, key)
+);
+DELETE FROM st_fp WHERE corpus = :'corpus';
+CREATE TEMP TABLE st_idf AS
+SELECT idf_model(simhash_features(title || E'\n' || body, preset => 'simhash_idf_v1')) AS model
+FROM st_text WHERE corpus = :'corpus';
+SELECT idf_model_docs(model) AS idf_model_docs, idf_model_digest(model) AS idf_model_digest FROM st_idf;
+INSERT INTO st_fp
+SELECT corpus, key, mh, minhash_bands(mh, 44, 1), sh, shi
+FROM (SELECT t.corpus, t.key,
+		minhash(t.txt, preset => 'minhash_v1') AS mh,
+		simhash(t.txt, preset => 'simhash_v1') AS sh,
+		simhash(t.txt, preset => 'simhash_idf_v1', idf => (SELECT model FROM st_idf)) AS shi
+	  FROM (SELECT corpus, key, title || E'\n' || body AS txt FROM st_text WHERE corpus = :'corpus') t) f;
+ANALYZE st_fp;
+SELECT count(*) AS texts, count(*) FILTER (WHERE mh IS NULL) AS mh_null, count(*) FILTER (WHERE sh IS NULL) AS sh_null,
+	count(*) FILTER (WHERE shi IS NULL) AS shi_null
+FROM st_fp WHERE corpus = :'corpus';
+
+CREATE TABLE IF NOT EXISTS st_pair (
+	corpus text NOT NULL,
+	method text NOT NULL,
+	a      bigint NOT NULL,
+	b      bigint NOT NULL,
+	score  float8 NOT NULL,
+	bands  integer NOT NULL,
+	CHECK (a < b)
+);
+DELETE FROM st_pair WHERE corpus = :'corpus';
+\timing on
+INSERT INTO st_pair
+SELECT :'corpus', 'mh', x.key, y.key, jaccard(x.mh, y.mh),
+	(SELECT count(*) FROM generate_subscripts(x.mhb, 1) i WHERE x.mhb[i] = y.mhb[i])
+FROM st_fp x JOIN st_fp y ON x.corpus = y.corpus AND x.key < y.key
+WHERE x.corpus = :'corpus' AND jaccard(x.mh, y.mh) >= 0.1;
+INSERT INTO st_pair
+SELECT :'corpus', 'sh', x.key, y.key, hamming_distance(x.sh, y.sh), 44
+FROM st_fp x JOIN st_fp y ON x.corpus = y.corpus AND x.key < y.key
+WHERE x.corpus = :'corpus' AND hamming_distance(x.sh, y.sh) <= 24;
+INSERT INTO st_pair
+SELECT :'corpus', 'shi', x.key, y.key, hamming_distance(x.shi, y.shi), 44
+FROM st_fp x JOIN st_fp y ON x.corpus = y.corpus AND x.key < y.key
+WHERE x.corpus = :'corpus' AND hamming_distance(x.shi, y.shi) <= 24;
+\timing off
+
+-- the band count against the store's own test, at the default threshold's min_bands
+SET st.corpus = :'corpus';
+DO $$
+DECLARE
+	bad bigint;
+BEGIN
+	SELECT count(*) INTO bad
+	FROM st_pair p JOIN st_fp x ON x.corpus = p.corpus AND x.key = p.a JOIN st_fp y ON y.corpus = p.corpus AND y.key = p.b
+	WHERE p.corpus = current_setting('st.corpus') AND p.method = 'mh' AND (p.bands >= 12) IS DISTINCT FROM (y.mh @@ lsh_query(x.mh, 44, 1, 12));
+	IF bad > 0 THEN
+		RAISE EXCEPTION '% pairs whose band count disagrees with lsh_query(sig, 44, 1, 12)', bad;
+	END IF;
+END
+$$;
+
+SELECT method, count(*) AS pairs,
+	count(*) FILTER (WHERE method = 'mh' AND score >= 0.46875) AS "J >= 0.46875",
+	count(*) FILTER (WHERE method = 'mh' AND score >= 0.46875 AND bands >= 12) AS "of them band candidates",
+	count(*) FILTER (WHERE method = 'sh' AND score <= 11) AS "d <= 11",
+	count(*) FILTER (WHERE method = 'shi' AND score <= 13) AS "d <= 13"
+FROM st_pair WHERE corpus = :'corpus' GROUP BY method ORDER BY method;
+
+\set texts_file :out '/' :corpus '.texts.tsv'
+\set pairs_file :out '/' :corpus '.pairs.tsv'
+\set minbands_file :out '/' :corpus '.minbands.tsv'
+\o :texts_file
+COPY (SELECT key, lang, set, lineage, version, extract(epoch FROM time)::bigint
+	  FROM st_text WHERE corpus = :'corpus' ORDER BY time, key) TO STDOUT;
+\o :pairs_file
+COPY (SELECT method, a, b, score, bands FROM st_pair WHERE corpus = :'corpus' ORDER BY method, a, b)
+	TO STDOUT;
+-- textfp_track_register's rule, for every threshold of m/128 from 0.25 to 0.75
+\o :minbands_file
+COPY (SELECT t, coalesce((SELECT max(m) FROM generate_series(1, 44) m
+						   WHERE lsh_probability(t, 44, 1, m, 128) >= 0.995), 1)
+	  FROM (SELECT m / 128.0::float8 AS t FROM generate_series(32, 96) m) x ORDER BY t) TO STDOUT;
+\o
