@@ -26,18 +26,23 @@
 #   NEAR_EVERY   every NEAR_EVERY-th pool row is an edited copy of an existing row (default 10)
 #   T            seconds of each pgbench run (default 60)
 #   METHODS      default "simhash minhash"
-#   PARTS        default "load track quality reports inserts rebuild"; "load" loads the corpora
-#                and makes the pool; for each method, "track" makes the table (a copy of the
-#                corpus) and registers it; the rest need it
+#   PARTS        default "load track plain quality reports inserts rebuild"; "load" loads the
+#                corpora and makes the pool; for each method, "track" makes the table (a copy
+#                of the corpus) and registers it, "plain" records sizes and makes the plain
+#                table; the rest need them
 #   SESSIONS_simhash, SESSIONS_minhash   insert runs' sessions (default "1 8" and "1")
+#   TRACK_TIMEOUT_simhash, TRACK_TIMEOUT_minhash   seconds after which textfp_track is cancelled
+#                (default: none); the registration stays 'building' or 'linking' and the run
+#                goes on with the rows filled and linked so far (recorded)
 #   BENCH_SERVER "existing": no packages, no build, no throwaway cluster
 set -euo pipefail
 t_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$t_dir/../.." && pwd)
 export N=${N:-1000000} POOL=${POOL:-200000} NEAR_EVERY=${NEAR_EVERY:-10} T=${T:-60}
 export METHODS=${METHODS:-simhash minhash}
-export PARTS=${PARTS:-load track quality reports inserts rebuild}
+export PARTS=${PARTS:-load track plain quality reports inserts rebuild}
 export SESSIONS_simhash=${SESSIONS_simhash:-1 8} SESSIONS_minhash=${SESSIONS_minhash:-1}
+export TRACK_TIMEOUT_simhash=${TRACK_TIMEOUT_simhash:-} TRACK_TIMEOUT_minhash=${TRACK_TIMEOUT_minhash:-}
 BENCH_SERVER=${BENCH_SERVER:-}
 start=$SECONDS
 step() { printf '\n==> %s  [%s]\n' "$*" "$(date -u +%H:%M:%S)" >&2; }
@@ -61,7 +66,7 @@ inner() {
 	part() { [[ " $PARTS " == *" $1 "* ]]; }
 	stamp() { while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done; }
 	"${psql[@]}" -At -c 'SELECT version()' | sed 's/^/server\t/; s/ on x86.*//; s/,.*//' >> "$out/meta.txt"
-	"${psql[@]}" -At -F $'\t' -c "SELECT 'settings', string_agg(name || '=' || setting || coalesce(unit, ''), ' ' ORDER BY name)
+	"${psql[@]}" -At -F $'\t' -c "SELECT 'settings', string_agg(name || '=' || current_setting(name), ' ' ORDER BY name)
 		FROM pg_settings WHERE name IN ('shared_buffers', 'fsync', 'synchronous_commit', 'max_wal_size', 'jit',
 			'max_parallel_workers_per_gather', 'autovacuum', 'work_mem', 'maintenance_work_mem')" >> "$out/meta.txt"
 	"${psql[@]}" -c 'CREATE EXTENSION IF NOT EXISTS textfp' 2>/dev/null
@@ -93,6 +98,13 @@ inner() {
 			step "$m: table $tbl, a copy of tk_docs"
 			"${psql[@]}" -v tbl="$tbl" -f "$t_dir/table.sql"
 			step "$m: CALL textfp_track('$tbl', ...${track_args:+, $track_args})"
+			local timeout canceller=
+			timeout=$(eval echo "\${TRACK_TIMEOUT_$m:-}")
+			if [[ -n $timeout ]]; then
+				( sleep "$timeout"; "${psql[@]}" -At -c "SELECT 'cancelled textfp_track after $timeout s: ' || pg_cancel_backend(pid)
+					FROM pg_stat_activity WHERE query LIKE 'CALL textfp_track(''$tbl''%' AND pid <> pg_backend_pid()" >&2 ) &
+				canceller=$!
+			fi
 			{
 				echo "start"
 				"${psql[@]}" -v method="$m" -v step=textfp_track \
@@ -105,7 +117,11 @@ inner() {
 				NR == 1 { t0 = $1 } / linking them in time order/ { t1 = $1 } /^[0-9.]+ end$/ { t2 = $1 }
 				END { printf "%s\ttextfp_track fill_s\t%.1f\n%s\ttextfp_track link_s\t%.1f\n", m, t1 - t0, m, t2 - t1 }' \
 				"$out/notices-track-$m.log" > "$out/phases-$m.tsv"
+			[[ -n $canceller ]] && { kill "$canceller" 2>/dev/null || true; }
 			"${psql[@]}" -c "\\copy tk_result (method, item, value) FROM '$out/phases-$m.tsv'"
+			"${psql[@]}" -c "INSERT INTO tk_result (method, item, value) SELECT '$m', 'textfp_track ended in', format('state %s, phase %s, %s of %s', state, phase, done, total) FROM ${tbl}_textfp_config"
+		fi
+		if part plain; then
 			"${psql[@]}" -c "VACUUM ANALYZE ${tbl}_textfp"
 			"${psql[@]}" -c "INSERT INTO tk_result (method, item, value)
 				SELECT '$m', 'registration', format('method %s, preset %s, threshold %s, cohesion %s, lsh %s x %s min %s, options %s',
