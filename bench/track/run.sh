@@ -26,10 +26,11 @@
 #   NEAR_EVERY   every NEAR_EVERY-th pool row is an edited copy of an existing row (default 10)
 #   T            seconds of each pgbench run (default 60)
 #   METHODS      default "simhash minhash"
-#   PARTS        default "load track plain quality reports inserts rebuild"; "load" loads the
+#   PARTS        default "load track plain quality lookup reports inserts rebuild"; "load" loads the
 #                corpora and makes the pool; for each method, "track" makes the table (a copy
 #                of the corpus) and registers it, "plain" records sizes and makes the plain
-#                table; the rest need them
+#                table; the rest need them ("lookup": the triggers' near-row query timed on
+#                random rows, 200 for SimHash, 10 for MinHash)
 #   SESSIONS_simhash, SESSIONS_minhash   insert runs' sessions (default "1 8" and "1")
 #   TRACK_TIMEOUT_simhash, TRACK_TIMEOUT_minhash   seconds after which textfp_track is cancelled
 #                (default: none); the registration stays 'building' or 'linking' and the run
@@ -40,7 +41,7 @@ t_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$t_dir/../.." && pwd)
 export N=${N:-1000000} POOL=${POOL:-200000} NEAR_EVERY=${NEAR_EVERY:-10} T=${T:-60}
 export METHODS=${METHODS:-simhash minhash}
-export PARTS=${PARTS:-load track plain quality reports inserts rebuild}
+export PARTS=${PARTS:-load track plain quality lookup reports inserts rebuild}
 export SESSIONS_simhash=${SESSIONS_simhash:-1 8} SESSIONS_minhash=${SESSIONS_minhash:-1}
 export TRACK_TIMEOUT_simhash=${TRACK_TIMEOUT_simhash:-} TRACK_TIMEOUT_minhash=${TRACK_TIMEOUT_minhash:-}
 BENCH_SERVER=${BENCH_SERVER:-}
@@ -135,6 +136,11 @@ inner() {
 			step "$m: chaining and recall"
 			"${psql[@]}" -v method="$m" -v tbl="$tbl" -v store="${tbl}_textfp" -v cfg="${tbl}_textfp_config" \
 				-f "$t_dir/quality.sql"
+		fi
+		if part lookup; then
+			step "$m: near-row lookups"
+			"${psql[@]}" -v method="$m" -v store="${tbl}_textfp" -v cfg="${tbl}_textfp_config" \
+				-v samples="$([[ $m == simhash ]] && echo 200 || echo 10)" -f "$t_dir/lookup.sql"
 		fi
 		if part reports; then
 			step "$m: reports"
