@@ -6,13 +6,18 @@
 --   own distance, which no linking can beat), and the recall among those.
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
-SELECT method = 'simhash' AS is_simhash, threshold AS thr FROM :cfg \gset
+SELECT method = 'simhash' AS is_simhash, threshold AS thr, state, coalesce(done, 0) AS done FROM :cfg \gset
+-- a registration whose linking was stopped ('linking'): only the rows linked so far, the
+-- first :done in (time, key) order, count (the rest are stories of their own)
+SELECT CASE WHEN :'state' = 'ready' THEN 'infinity'
+	ELSE coalesce((SELECT at::text FROM :store ORDER BY at, key OFFSET greatest(:done - 1, 0) LIMIT 1), '-infinity') END AS upto \gset
+INSERT INTO tk_result (method, item, value) SELECT :'method', 'quality over rows up to', :'upto' || ' (registration ' || :'state' || ')';
 \if :is_simhash
 \set within 'hamming_distance(sc.fp, so.fp) <= ' :thr
 \else
 \set within 'jaccard(sc.fp, so.fp) >= ' :thr
 \endif
-CREATE TEMP TABLE st AS SELECT story, count(*) AS size FROM :store GROUP BY story;
+CREATE TEMP TABLE st AS SELECT story, count(*) AS size FROM :store WHERE at <= :'upto' GROUP BY story;
 INSERT INTO tk_result (method, item, value)
 SELECT :'method', 'stories', count(*)::text FROM st
 UNION ALL SELECT :'method', 'stories of 2 or more rows', count(*) FILTER (WHERE size >= 2)::text FROM st
@@ -34,7 +39,7 @@ SELECT c.id, c.strength, c.lang, sc.story = so.story AS same_story, sc.source = 
 	   :within AS within
 FROM tk_docs c JOIN tk_docs o ON o.id = c.family
 JOIN :store sc ON sc.key = c.id JOIN :store so ON so.key = o.id
-WHERE c.role = 'copy';
+WHERE c.role = 'copy' AND sc.at <= :'upto';
 INSERT INTO tk_result (method, item, value)
 SELECT :'method', 'planted pairs', count(*)::text FROM pairs
 UNION ALL SELECT :'method', 'recall: copy in its original''s story', round(avg(same_story::int), 4)::text FROM pairs
