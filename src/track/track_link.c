@@ -91,20 +91,27 @@ near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
 
 /*
  * Whether a row (fp) is within the cohesion bound of the original of story.
- * The original is often among the row's near rows (origs: their indexes in
- * near that are originals), whose scores are at hand; and SimHash's near rows
- * are every row within the threshold, so an original not among them is
- * further than a bound no looser than the threshold.  Else the original's
- * fingerprint is read.
+ * The original is often among the row's near rows, whose scores are at hand
+ * (*origs: the indexes of the earlier near rows that are originals, listed
+ * at the first call); and SimHash's near rows are every row within the
+ * threshold, so an original not among them is further than a bound no
+ * looser than the threshold.  Else the original's fingerprint is read.
  */
 static bool
-near_original(TrackConfig *c, Datum fp, Datum story, TrackNear *near, const int *origs, int norigs)
+near_original(TrackConfig *c, Datum fp, Datum story, TrackNear *near, int n, int **origs, int *norigs)
 {
 	Datum		root_fp;
 
-	for (int j = 0; j < norigs; j++)
-		if (same_key(c, near[origs[j]].key, story))
-			return track_within(c, near[origs[j]].score, c->cohesion);
+	if (*origs == NULL)
+	{
+		*origs = palloc(sizeof(int) * n);
+		for (int i = 0; i < n; i++)
+			if (near[i].earlier && same_key(c, near[i].story, near[i].key))
+				(*origs)[(*norigs)++] = i;
+	}
+	for (int j = 0; j < *norigs; j++)
+		if (same_key(c, near[(*origs)[j]].key, story))
+			return track_within(c, near[(*origs)[j]].score, c->cohesion);
 	if (!c->minhash && c->cohesion <= c->threshold)
 		return false;
 	return track_root_fp(c, story, &root_fp, GetLatestSnapshot()) &&
@@ -128,13 +135,6 @@ choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, 
 	link->score = 0;
 	if (fp_null)
 		return;
-	if (!isnan(c->cohesion) && n > 0)
-	{
-		origs = palloc(sizeof(int) * n);
-		for (int i = 0; i < n; i++)
-			if (near[i].earlier && same_key(c, near[i].story, near[i].key))
-				origs[norigs++] = i;
-	}
 	for (int i = 0; i < n; i++)
 	{
 		TrackNear  *y = &near[i];
@@ -150,7 +150,7 @@ choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, 
 		if (!isnan(c->cohesion) &&
 			!(same_key(c, y->story, y->key)
 			  ? track_within(c, y->score, c->cohesion)
-			  : near_original(c, fp, y->story, near, origs, norigs)))
+			  : near_original(c, fp, y->story, near, n, &origs, &norigs)))
 			continue;
 		link->source_null = false;
 		link->source = y->key;
