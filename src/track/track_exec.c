@@ -40,6 +40,13 @@
 
 #define TRACK_EXEC_MAX_ARGS 8
 
+/*
+ * A store's site as text, through its type's output function (format's %s),
+ * not a cast: a cast from a type of the owner's own would be the owner's
+ * function.  NULL stays NULL (format would give '').
+ */
+#define SITE_TEXT(alias) "CASE WHEN " alias ".site IS NOT NULL THEN format('%%s', " alias ".site) END"
+
 /* The owner of a relation, or 42P01. */
 static Oid
 relation_owner(Oid relid)
@@ -275,33 +282,31 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		sql = psprintf("SELECT s.key::text, s.story::text FROM ONLY %s s", name);
 	else if (strcmp(report, "stories_typed") == 0)
 		sql = psprintf("SELECT s.key, s.story FROM ONLY %s s", name);
-	/* the site with its type's output function, not a cast: a cast from a
-	 * type of the owner's own would be the owner's function */
 	else if (strcmp(report, "story_report") == 0)
 		sql = psprintf("SELECT g.story::text, g.size, g.sites,"
-					   " CASE WHEN o.site IS NOT NULL THEN format('%%s', o.site) END, o.at::timestamptz, g.last_at::timestamptz"
+					   " " SITE_TEXT("o") ", o.at::timestamptz, g.last_at::timestamptz"
 					   " FROM (SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
 					   " FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= $2::integer) g"
 					   " JOIN ONLY %1$s o ON o.key = g.story"
 					   " WHERE $1::timestamptz IS NULL OR o.at::timestamptz >= $1::timestamptz"
 					   " ORDER BY g.size DESC, o.at, g.story", name);
 	else if (strcmp(report, "new_stories") == 0)
-		sql = psprintf("SELECT o.key::text, o.at::timestamptz, CASE WHEN o.site IS NOT NULL THEN format('%%s', o.site) END,"
+		sql = psprintf("SELECT o.key::text, o.at::timestamptz, " SITE_TEXT("o") ","
 					   " m.size, m.sites FROM ONLY %1$s o"
 					   " CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites"
 					   " FROM ONLY %1$s s WHERE s.story = o.key) m"
 					   " WHERE o.source IS NULL AND o.at::timestamptz >= $1::timestamptz"
 					   " ORDER BY o.at, o.key", name);
 	else if (strcmp(report, "reprints") == 0)
-		sql = psprintf("SELECT CASE WHEN o.site IS NOT NULL THEN format('%%s', o.site) END,"
-					   " CASE WHEN c.site IS NOT NULL THEN format('%%s', c.site) END, count(*), count(DISTINCT c.story),"
+		sql = psprintf("SELECT " SITE_TEXT("o") ","
+					   " " SITE_TEXT("c") ", count(*), count(DISTINCT c.story),"
 					   " percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz)"
 					   " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
 					   " WHERE ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz)"
 					   " AND ($2::boolean OR c.site IS DISTINCT FROM o.site)"
 					   " GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2", name);
 	else if (strcmp(report, "timeline") == 0)
-		sql = psprintf("SELECT s.key::text, s.at::timestamptz, CASE WHEN s.site IS NOT NULL THEN format('%%s', s.site) END,"
+		sql = psprintf("SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","
 					   " s.source::text, s.score, s.at::timestamptz - o.at::timestamptz"
 					   " FROM ONLY %1$s s JOIN ONLY %1$s o ON o.key = s.story"
 					   " WHERE s.story = $1::%2$s ORDER BY s.at, s.key", name, column_type(relid, "key"));
@@ -312,11 +317,11 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		const char *ktype = column_type(relid, "key");
 
 		sql = psprintf("WITH r AS (SELECT s.wf FROM ONLY %1$s s WHERE s.key = $1::%2$s AND s.wf IS NOT NULL)"
-					   " SELECT s.key::text, s.at::timestamptz, CASE WHEN s.site IS NOT NULL THEN format('%%s', s.site) END,"
+					   " SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","
 					   " 'contains'::text, %3$s.containment(s.wf, r.wf) FROM r, ONLY %1$s s"
 					   " WHERE s.wf OPERATOR(%3$s.@@) %3$s.quoted_in(r.wf, $2::float8, 3, $3::bigint[]) AND s.key <> $1::%2$s"
 					   " UNION ALL"
-					   " SELECT s.key::text, s.at::timestamptz, CASE WHEN s.site IS NOT NULL THEN format('%%s', s.site) END,"
+					   " SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","
 					   " 'contained_in'::text, %3$s.containment(r.wf, s.wf) FROM r, ONLY %1$s s"
 					   " WHERE s.wf OPERATOR(%3$s.@@) %3$s.quoting(r.wf, $2::float8, 3, $3::bigint[]) AND s.key <> $1::%2$s"
 					   " ORDER BY 5 DESC, 2, 1", name, ktype, nsp);
