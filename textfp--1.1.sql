@@ -1913,6 +1913,33 @@ $$;
 COMMENT ON FUNCTION textfp_track_store_shape(regtype, regtype, regtype, regtype)
 	IS 'internal: the shape of a registration''s store for these key, time, site and fingerprint types';
 
+-- The columns of T_textfp_stories (the stories of two rows or more, as of
+-- the last fold) and of T_textfp_changes (the stories changed since).
+CREATE FUNCTION textfp_track_stories_shape(key_type regtype, time_type regtype, site_type regtype)
+RETURNS text
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT format('story %1$s not null%2$s;size bigint not null;sites bigint not null;site %4$s;first_at %3$s not null;'
+				  'last_at %3$s not null|p PRIMARY KEY (story)',
+			format_type(key_type, NULL),
+			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END,
+			format_type(time_type, NULL),
+			coalesce(format_type(site_type, NULL), 'text'))
+$$;
+COMMENT ON FUNCTION textfp_track_stories_shape(regtype, regtype, regtype)
+	IS 'internal: the shape of a registration''s story summary for these key, time and site types';
+
+CREATE FUNCTION textfp_track_changes_shape(key_type regtype) RETURNS text
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT format('story %1$s not null%2$s|', format_type(key_type, NULL),
+			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END)
+$$;
+COMMENT ON FUNCTION textfp_track_changes_shape(regtype)
+	IS 'internal: the shape of a registration''s list of changed stories for this key type';
+
 -- What is wrong with the types of a registration's columns, or NULL: those
 -- textfp_track_register accepts.  A later ALTER ... TYPE must not let a
 -- tracked table's owner choose a type whose casts or checks run its own code
@@ -1938,6 +1965,29 @@ CREATE FUNCTION textfp_track_types_problem(text_type regtype, key_type regtype, 
 $$;
 COMMENT ON FUNCTION textfp_track_types_problem(regtype, regtype, regtype)
 	IS 'internal: why the text, key and time types of a registration are not those textfp_track() accepts, or NULL';
+
+-- A table of a registration named after its store (store name || suffix,
+-- in the store's schema); 42P01 if there is none.
+CREATE FUNCTION textfp_track_side_table(store regclass, suffix text) RETURNS regclass
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	rel regclass;
+BEGIN
+	SELECT c.oid::regclass INTO rel FROM pg_class c
+	WHERE c.relnamespace = (SELECT s.relnamespace FROM pg_class s WHERE s.oid = store::oid)
+	  AND c.relname = (SELECT s.relname FROM pg_class s WHERE s.oid = store::oid) || suffix;
+	IF rel IS NULL THEN
+		RAISE EXCEPTION 'the textfp table % of store % does not exist', suffix, store
+			USING ERRCODE = 'undefined_table',
+				  HINT = 'textfp_untrack() ends the registration; textfp_track() makes a new one.';
+	END IF;
+	RETURN rel;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_side_table(regclass, text)
+	IS 'internal: a registration''s table named after its store with a suffix (_stories, _changes)';
 
 -- A registration's configuration table, checked: textfp's shape, owned by
 -- source's owner, registering source; returns its store, checked likewise.
@@ -1991,6 +2041,19 @@ BEGIN
 			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype,
 			CASE meth WHEN 'minhash' THEN '@extschema@.minhash_sig'::regtype ELSE '@extschema@.simhash64'::regtype END),
 		'store');
+	-- the story summary and its changes: named after the store, beside it
+	PERFORM @extschema@.textfp_check_owned_table(
+		@extschema@.textfp_track_side_table(st, '_stories'::text), owner,
+		@extschema@.textfp_track_stories_shape(
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype,
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol AND NOT a.attisdropped)::regtype,
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype),
+		'story summary');
+	PERFORM @extschema@.textfp_check_owned_table(
+		@extschema@.textfp_track_side_table(st, '_changes'::text), owner,
+		@extschema@.textfp_track_changes_shape(
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype),
+		'story changes');
 	RETURN st;
 END
 $$;
@@ -2071,6 +2134,8 @@ DECLARE
 	rel name;
 	cfg text;
 	st text;
+	sty text;
+	chg text;
 	ktype regtype;
 	ttype regtype;
 	stype regtype;
@@ -2108,15 +2173,18 @@ BEGIN
 		RAISE EXCEPTION 'table % is already tracked by textfp', tbl
 			USING ERRCODE = 'duplicate_object', HINT = 'textfp_untrack() first to register it anew.';
 	END IF;
-	IF octet_length(rel) + octet_length('_textfp_config') > 63 THEN
+	IF octet_length(rel) + octet_length('_textfp_stories') > 63 THEN
 		RAISE EXCEPTION 'table name "%" is too long for textfp''s tables', rel
 			USING ERRCODE = 'name_too_long',
-				  DETAIL = 'The registration''s tables are named after the table plus "_textfp" and "_textfp_config", at most 63 bytes.';
+				  DETAIL = 'The registration''s tables are named after the table plus "_textfp", "_textfp_config", "_textfp_stories" and "_textfp_changes", at most 63 bytes.';
 	END IF;
 	cfg := format('%I.%I', nsp, rel || '_textfp_config');
 	st := format('%I.%I', nsp, rel || '_textfp');
-	IF to_regclass(cfg) IS NOT NULL OR to_regclass(st) IS NOT NULL THEN
-		RAISE EXCEPTION 'relation % or % exists already', cfg, st
+	sty := format('%I.%I', nsp, rel || '_textfp_stories');
+	chg := format('%I.%I', nsp, rel || '_textfp_changes');
+	IF to_regclass(cfg) IS NOT NULL OR to_regclass(st) IS NOT NULL OR to_regclass(sty) IS NOT NULL
+	   OR to_regclass(chg) IS NOT NULL THEN
+		RAISE EXCEPTION 'relation %, %, % or % exists already', cfg, st, sty, chg
 			USING ERRCODE = 'duplicate_table',
 				  HINT = 'textfp_track() makes the registration''s tables itself: rename or drop those.';
 	END IF;
@@ -2339,6 +2407,20 @@ BEGIN
 		ttype, coalesce(stype, 'text'::regtype), fptype,
 		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END,
 		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END);
+	-- the stories of two rows or more as of the last fold, and the stories
+	-- changed since (appended by every write, folded now and then): the
+	-- reports read both, never a row every writer updates (track_story.c)
+	EXECUTE format('CREATE TABLE %s (
+		story %s NOT NULL%s PRIMARY KEY,
+		size bigint NOT NULL,
+		sites bigint NOT NULL,
+		site %s,
+		first_at %s NOT NULL,
+		last_at %s NOT NULL)', sty,
+		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END,
+		coalesce(stype, 'text'::regtype), ttype, ttype);
+	EXECUTE format('CREATE TABLE %s (story %s NOT NULL%s)', chg,
+		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END);
 	EXECUTE format('CREATE INDEX ON %s (story)', st);
 	EXECUTE format('CREATE INDEX ON %s (source)', st);
 	EXECUTE format('CREATE INDEX ON %s (at, key)', st);
@@ -2357,9 +2439,13 @@ BEGIN
 	END IF;
 	EXECUTE format('COMMENT ON TABLE %s IS %L', cfg, 'textfp registration of ' || tbl::text || ': its one row says how the table is tracked');
 	EXECUTE format('COMMENT ON TABLE %s IS %L', st, 'textfp store of ' || tbl::text || ': a row per row, its fingerprint and its link to its likely source (source, story, score)');
+	EXECUTE format('COMMENT ON TABLE %s IS %L', sty, 'textfp stories of ' || tbl::text || ' (two rows or more) as of the last fold of ' || chg);
+	EXECUTE format('COMMENT ON TABLE %s IS %L', chg, 'textfp: stories of ' || tbl::text || ' changed since the last fold into ' || sty);
 	IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(cfg)::oid) <> owner THEN
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', cfg, owner::regrole::text);
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', st, owner::regrole::text);
+		EXECUTE format('ALTER TABLE %s OWNER TO %I', sty, owner::regrole::text);
+		EXECUTE format('ALTER TABLE %s OWNER TO %I', chg, owner::regrole::text);
 	END IF;
 	EXECUTE format('INSERT INTO %s (format, source_table, store_table, text_column, key_column, time_column, site_column,
 			method, preset, idf, excerpts, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope,
@@ -2608,6 +2694,8 @@ BEGIN
 		EXIT WHEN n OPERATOR(pg_catalog.=) 0::pg_catalog.int4;
 		RAISE NOTICE 'textfp: % of about % rows linked', done, total;
 	END LOOP;
+	-- the story summary from the store, whole
+	PERFORM @extschema@.textfp_track_fold(config, true);
 	PERFORM @extschema@.textfp_track_progress(config, 'ready'::pg_catalog.text, NULL::pg_catalog.text, done, total);
 	COMMIT;
 	PERFORM @extschema@.textfp_track_summary(config, changed);
@@ -2712,6 +2800,11 @@ END
 $$;
 COMMENT ON FUNCTION textfp_track_state(regclass) IS 'internal: a registration''s state (building, linking or ready)';
 
+CREATE FUNCTION textfp_track_fold(config regclass, whole boolean) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'textfp_track_fold' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION textfp_track_fold(regclass, boolean)
+	IS 'internal: folds a registration''s changed stories into its story summary (whole: recomputes it from the store); returns the stories written';
+
 CREATE FUNCTION textfp_track_outside_block(what text) RETURNS void
 	AS 'MODULE_PATHNAME', 'textfp_track_outside_block' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION textfp_track_outside_block(text)
@@ -2754,6 +2847,7 @@ CREATE FUNCTION textfp_untrack(tbl regclass) RETURNS void
 DECLARE
 	cfg regclass;
 	st regclass;
+	suffix text;
 BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
 	BEGIN
@@ -2771,12 +2865,20 @@ BEGIN
 		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
 	END IF;
 	IF cfg IS NOT NULL THEN
+		-- the story summary and its changes, unless they are gone already
+		FOREACH suffix IN ARRAY ARRAY['_stories', '_changes'] LOOP
+			BEGIN
+				EXECUTE format('DROP TABLE %s', @extschema@.textfp_track_side_table(st, suffix));
+			EXCEPTION WHEN undefined_table THEN
+				NULL;
+			END;
+		END LOOP;
 		EXECUTE format('DROP TABLE %s, %s', st, cfg);
 	END IF;
 END
 $$;
 COMMENT ON FUNCTION textfp_untrack(regclass)
-	IS 'ends a table''s registration: drops its triggers, its store and its configuration table';
+	IS 'ends a table''s registration: drops its triggers, its store, its story summary and changes, and its configuration table';
 
 -- ----- what the store says -----
 

@@ -249,6 +249,35 @@ WHERE c.name NOT IN ('sim', 'min') AND NOT c.text_key AND b.name = CASE c.method
 	AND s.story_id <> t.story_id
 GROUP BY 1 ORDER BY 1;
 
+-- The story report reads the story summary and recounts the stories
+-- changed since its last fold (min_size 2, the default); with min_size 1 it
+-- counts the whole store: the two agree, row for row.  After a fold the
+-- summary is the store's count itself, and no change is left.  stories:
+-- the summary's rows the writers' own folds had made by then.
+CREATE FUNCTION pg_temp.report_diff(tbl regclass) RETURNS bigint LANGUAGE sql AS $$
+	SELECT count(*) FROM (
+		(SELECT * FROM textfp_story_report(tbl) EXCEPT ALL SELECT * FROM textfp_story_report(tbl, min_size => 1) r WHERE r.size >= 2)
+		UNION ALL
+		(SELECT * FROM textfp_story_report(tbl, min_size => 1) r WHERE r.size >= 2 EXCEPT ALL SELECT * FROM textfp_story_report(tbl))) d
+$$;
+CREATE FUNCTION pg_temp.fold_diff(tbl regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint;
+BEGIN
+	PERFORM textfp_track_fold(format('%s_textfp_config', tbl)::regclass, false);
+	EXECUTE format('SELECT count(*) FROM (
+		(SELECT story::text, size, sites, site::text, first_at, last_at FROM %1$s_textfp_stories
+		 EXCEPT ALL SELECT * FROM textfp_story_report(%2$L, min_size => 1) r WHERE r.size >= 2)
+		UNION ALL
+		(SELECT * FROM textfp_story_report(%2$L, min_size => 1) r WHERE r.size >= 2
+		 EXCEPT ALL SELECT story::text, size, sites, site::text, first_at, last_at FROM %1$s_textfp_stories)) d', tbl, tbl)
+		INTO n;
+	EXECUTE format('SELECT $1 + count(*) FROM %s_textfp_changes', tbl) INTO n USING n;
+	RETURN n;
+END
+$$;
+CREATE TABLE report_results (name text, seed integer, report_differs bigint, summary_differs bigint, stories bigint);
+
 -- the arrivals: each config in one or two seeds, a statement a row or in
 -- batches, two of them with a textfp_rebuild halfway
 CREATE TABLE runs (name text, seed integer, batched boolean, split numeric);
@@ -264,6 +293,8 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	format('SELECT pg_temp.arrive(%L, %s, %L, 0, %s)', t, r.seed, r.batched, coalesce(r.split, 1e9)),
 	CASE WHEN r.split IS NOT NULL THEN format('CALL textfp_rebuild(%L)', t) END,
 	CASE WHEN r.split IS NOT NULL THEN format('SELECT pg_temp.arrive(%L, %s, %L, %s, 1e9)', t, r.seed, r.batched, r.split) END,
+	format('INSERT INTO report_results SELECT %L, %s, pg_temp.report_diff(%L), pg_temp.fold_diff(%L), (SELECT count(*) FROM %I)',
+		r.name, r.seed, t, t, t || '_textfp_stories'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),
 	format('INSERT INTO results SELECT %L, %s, %L, %L, (SELECT count(*) FROM ((SELECT id, site, at, body FROM %I EXCEPT SELECT id, site, at, body FROM %I)
@@ -274,6 +305,7 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 FROM runs r, LATERAL (SELECT format('arr_%s_%s', r.name, r.seed) AS t) x
 ORDER BY r.name, r.seed \gexec
 SELECT * FROM results ORDER BY name, seed;
+SELECT * FROM report_results ORDER BY name, seed;
 
 -- statements that change many rows at once (times, texts, keys and times
 -- together, deletes, a delete and insert in one statement): the triggers
@@ -288,6 +320,8 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	format('DELETE FROM %I WHERE id %% 7 = 0', t),
 	format('UPDATE %I SET id = id + 1000, at = at - interval ''1 day'', body = body || '' tail'' WHERE id %% 6 = 1', t),
 	format('WITH d AS (DELETE FROM %1$I WHERE id %% 11 = 0 RETURNING *) INSERT INTO %1$I (id, site, at, body) SELECT id + 5000, site, at + interval ''3 hours'', body FROM d', t),
+	format('INSERT INTO report_results SELECT %L, NULL, pg_temp.report_diff(%L), pg_temp.fold_diff(%L), (SELECT count(*) FROM %I)',
+		t, t, t, t || '_textfp_stories'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),
 	format('INSERT INTO multi_results SELECT %L, (SELECT count(*) FROM %I x WHERE NOT EXISTS (SELECT FROM %I s WHERE s.key::text = %s::text COLLATE "C" AND s.at = x.at)),
@@ -298,6 +332,7 @@ FROM configs c, LATERAL (SELECT format('multi_%s', c.name) AS t) x
 WHERE c.name IN ('sim_coh', 'min', 'sim_text_date')
 ORDER BY c.name \gexec
 SELECT * FROM multi_results ORDER BY name;
+SELECT * FROM report_results WHERE seed IS NULL ORDER BY name;
 
 RESET search_path;
 DROP SCHEMA track_order CASCADE;

@@ -18,6 +18,7 @@
  *   track_trigger.c the triggers on T
  *   track_pending.c rows the dedup trigger let in that are not in the store yet
  *   track_batch.c   the batches of textfp_track() and textfp_rebuild()
+ *   track_story.c   the story summary the reports read, and its folds
  */
 #ifndef TEXTFP_TRACK_H
 #define TEXTFP_TRACK_H
@@ -72,6 +73,7 @@ typedef enum TrackPlan
 	PLAN_SITE,					/* set at and site of key $1 */
 	PLAN_NEXT,					/* the next rows in (at, key) order after ($1, $2), at most $3 */
 	PLAN_FIRST,					/* the first rows in (at, key) order, at most $1 */
+	PLAN_FOLD,					/* fold the changed stories into the summary */
 	PLAN_COUNT
 } TrackPlan;
 
@@ -86,7 +88,11 @@ typedef struct TrackConfig
 	bool		valid;
 	int			refcount;
 	struct TrackConfig *next_retired;
+	Oid			stories_relid;	/* T_textfp_stories (track_story.c) */
+	Oid			changes_relid;	/* T_textfp_changes */
 	char	   *store_name;		/* quoted, schema-qualified */
+	char	   *stories_name;
+	char	   *changes_name;
 	char	   *nsp;			/* textfp's schema */
 
 	/* T's columns */
@@ -164,6 +170,7 @@ extern const char *track_key_text(TrackConfig *c, Datum key);
 
 /* track_store.c: each runs as T's owner, with SPI connected by the caller */
 extern void track_prepare_plans(TrackConfig *c);
+extern const char *track_operator_sql(Oid opr);
 extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
 extern int	track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap);
 extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);
@@ -174,8 +181,15 @@ extern bool track_delete_row(TrackConfig *c, Datum key, TrackRow *old);
 extern void track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null);
 extern int	track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit,
 							Datum **keys, Datum **ats, Snapshot snap);
+extern uint64 track_run_fold(TrackConfig *c);
+extern uint64 track_run_sql(TrackConfig *c, const char *sql);
 extern double track_score(TrackConfig *c, Datum fp1, Datum fp2);
 extern bool track_within(TrackConfig *c, double score, double bound);
+
+/* track_story.c: the story summary, folded from the changed stories */
+extern Oid	track_side_table(Oid store_relid, const char *suffix);
+extern char *track_fold_sql(TrackConfig *c, const char *keq);
+extern void track_maybe_fold(TrackConfig *c);
 
 /* track_link.c */
 extern void track_link_new(TrackConfig *c, TrackRow *row, Snapshot snap);

@@ -26,6 +26,8 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/typcache.h"
+#include "storage/lmgr.h"
 
 #include "track.h"
 
@@ -227,6 +229,64 @@ textfp_track_link(PG_FUNCTION_ARGS)
 	values[2] = Int32GetDatum(rows);
 	values[3] = Int32GetDatum(changed);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * textfp_track_fold(config regclass, whole boolean) returns bigint: folds the
+ * changed stories into the story summary (track_story.c); whole: recounts
+ * every story from the store (textfp_track() and textfp_rebuild() when they
+ * finish).  Waits for a fold under way.  The stories written.
+ */
+PG_FUNCTION_INFO_V1(textfp_track_fold);
+Datum
+textfp_track_fold(PG_FUNCTION_ARGS)
+{
+	Oid			config_relid = PG_GETARG_OID(0);
+	bool		whole = PG_GETARG_BOOL(1);
+	Relation	rel;
+	TrackConfig *c;
+	volatile uint64 n = 0;
+
+	rel = table_open(registered_table(config_relid), AccessShareLock);
+	if (!has_privs_of_role(GetUserId(), rel->rd_rel->relowner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", RelationGetRelationName(rel))));
+	c = track_get_config(config_relid, rel);
+	PG_TRY();
+	{
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		LockRelationOid(c->stories_relid, ExclusiveLock);
+		if (!whole)
+			n = track_run_fold(c);
+		else
+		{
+			TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);
+			const char *keq = track_operator_sql(ktc->eq_opr);
+
+			/*
+			 * The changes first: a write that commits after this statement
+			 * keeps its change, whether or not the recount below sees it.
+			 */
+			(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->changes_name));
+			(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->stories_name));
+			n = track_run_sql(c, psprintf(
+				"INSERT INTO %2$s (story, size, sites, site, first_at, last_at) "
+				"SELECT g.story, g.size, g.sites, o.site, o.at, g.last_at FROM "
+				"(SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at "
+				"FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= 2) g JOIN ONLY %1$s o ON o.key %3$s g.story",
+				c->store_name, c->stories_name, keq));
+		}
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		track_release_config(c);
+	}
+	PG_END_TRY();
+	table_close(rel, AccessShareLock);
+	PG_RETURN_INT64((int64) n);
 }
 
 /*

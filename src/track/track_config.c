@@ -69,7 +69,8 @@ invalidate(Datum arg, Oid relid)
 	{
 		TrackConfig *c = e->config;
 
-		if (!OidIsValid(relid) || relid == c->relid || relid == c->config_relid || relid == c->store_relid)
+		if (!OidIsValid(relid) || relid == c->relid || relid == c->config_relid || relid == c->store_relid ||
+			relid == c->stories_relid || relid == c->changes_relid)
 			c->valid = false;
 	}
 }
@@ -343,6 +344,13 @@ build_config(TrackConfig *c, Relation rel)
 	SetUserIdAndSecContext(save_userid, save_sec);
 	c->store_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->store_relid)),
 											   get_rel_name(c->store_relid));
+	/* its story summary and changes, which textfp_track_check() checked */
+	c->stories_relid = track_side_table(c->store_relid, "_stories");
+	c->changes_relid = track_side_table(c->store_relid, "_changes");
+	c->stories_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->stories_relid)),
+												 get_rel_name(c->stories_relid));
+	c->changes_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->changes_relid)),
+												 get_rel_name(c->changes_relid));
 
 	/* T's columns */
 	c->text_att = column_of(desc, text_col, "text", rel);

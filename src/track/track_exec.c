@@ -241,6 +241,41 @@ column_type(Oid relid, const char *name)
 }
 
 /*
+ * A registration's table beside its store rel (track_story.c), quoted: a
+ * plain table of rel's owner without row-level security, as the store.
+ */
+static const char *
+side_name(Oid relid, Oid owner, const char *suffix)
+{
+	Oid			side = track_side_table(relid, suffix);
+
+	if (get_rel_relkind(side) != RELKIND_RELATION || rel_has_row_security(side) || relation_owner(side) != owner)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("textfp reports read only plain tables without row-level security of the store's owner, not %s",
+						get_rel_name(side))));
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(side)), get_rel_name(side));
+}
+
+/*
+ * The story report reads the summary for min_size 2 or more (its second
+ * argument): the summary keeps no story of one row.
+ */
+static bool
+story_summary_usable(FunctionCallInfo fcinfo)
+{
+	ArrayType  *args = PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+
+	if (args == NULL)
+		return false;
+	deconstruct_array(args, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	return n >= 2 && !nulls[1] && pg_strtoint32(TextDatumGetCString(elems[1])) >= 2;
+}
+
+/*
  * textfp_track_report(rel regclass, report text, args text[]) returns setof
  * record: one of the reports' queries on rel (a store, or a registration for
  * 'registration'), run as rel's owner for a caller with SELECT on rel; the
@@ -282,6 +317,28 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		sql = psprintf("SELECT s.key::text, s.story::text FROM ONLY %s s", name);
 	else if (strcmp(report, "stories_typed") == 0)
 		sql = psprintf("SELECT s.key, s.story FROM ONLY %s s", name);
+	else if (strcmp(report, "story_report") == 0 && story_summary_usable(fcinfo))
+	{
+		/*
+		 * The summary's stories, but those changed since its last fold,
+		 * which are recounted from the store (track_story.c): exact, and
+		 * reading the store only for the changed stories.  It holds the
+		 * stories of two rows or more: min_size 2 or more.
+		 */
+		sql = psprintf("WITH k AS (SELECT DISTINCT c.story FROM ONLY %2$s c),"
+					   " g AS (SELECT m.story, m.size, m.sites, m.site, m.first_at, m.last_at FROM ONLY %3$s m"
+					   " WHERE NOT EXISTS (SELECT FROM k WHERE k.story = m.story)"
+					   " UNION ALL"
+					   " SELECT k.story, a.size, a.sites, o.site, o.at, a.last_at FROM k"
+					   " CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
+					   " FROM ONLY %1$s s WHERE s.story = k.story) a"
+					   " JOIN ONLY %1$s o ON o.key = k.story)"
+					   " SELECT g.story::text, g.size, g.sites, " SITE_TEXT("g") ", g.first_at::timestamptz, g.last_at::timestamptz"
+					   " FROM g WHERE g.size >= $2::integer"
+					   " AND ($1::timestamptz IS NULL OR g.first_at::timestamptz >= $1::timestamptz)"
+					   " ORDER BY g.size DESC, g.first_at, g.story",
+					   name, side_name(relid, owner, "_changes"), side_name(relid, owner, "_stories"));
+	}
 	else if (strcmp(report, "story_report") == 0)
 		sql = psprintf("SELECT g.story::text, g.size, g.sites,"
 					   " " SITE_TEXT("o") ", o.at::timestamptz, g.last_at::timestamptz"

@@ -31,8 +31,8 @@
 #include "track.h"
 
 /* OPERATOR(schema.name) of an operator, for SQL text. */
-static char *
-operator_sql(Oid opr)
+const char *
+track_operator_sql(Oid opr)
 {
 	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opr));
 	Form_pg_operator form;
@@ -71,7 +71,7 @@ track_prepare_plans(TrackConfig *c)
 	const char *nsp = quote_identifier(c->nsp);
 	Oid			fptype = c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64;
 	TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);
-	const char *keq = operator_sql(ktc->eq_opr);
+	const char *keq = track_operator_sql(ktc->eq_opr);
 	const char *near_where;
 	Oid			t_near[1] = {fptype};
 	Oid			t_key[1] = {c->key_type};
@@ -108,26 +108,51 @@ track_prepare_plans(TrackConfig *c)
 								 1, t_key, false);
 	c->plans[PLAN_ROOT_FP] = prepare(c, psprintf(
 		"SELECT s.fp FROM ONLY %s s WHERE s.key %s $1", s, keq), 1, t_key, false);
+	/*
+	 * Every write that changes a story's rows appends the stories it changes
+	 * to T_textfp_changes, in the same statement (one snapshot: o is the row
+	 * before the write), for the story summary (track_story.c).  A new row
+	 * that is its own story changes no story of two rows.
+	 */
 	c->plans[PLAN_INSERT] = c->excerpts
 		? prepare(c, psprintf(
-			"INSERT INTO %s AS s (key, at, site, fp, source, story, score, wf) "
-			"VALUES ($1, $2, $3, $4, $5, $6, $7, %s.winnow($8)) "
+			"WITH o AS (SELECT s.story FROM ONLY %1$s s WHERE s.key %3$s $1), "
+			"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, story, score, wf) "
+			"VALUES ($1, $2, $3, $4, $5, $6, $7, %4$s.winnow($8)) "
 			"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, wf = excluded.wf, "
-			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now()",
-			s, nsp), 8, t_row, false)
+			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now() "
+			"RETURNING s.key, s.story), "
+			"l AS (INSERT INTO %2$s (story) SELECT o.story FROM o UNION ALL SELECT w.story FROM w WHERE NOT (w.story %3$s w.key)) "
+			"SELECT 1 FROM w",
+			s, c->changes_name, keq, nsp), 8, t_row, false)
 		: prepare(c, psprintf(
-			"INSERT INTO %s AS s (key, at, site, fp, source, story, score) VALUES ($1, $2, $3, $4, $5, $6, $7) "
+			"WITH o AS (SELECT s.story FROM ONLY %1$s s WHERE s.key %3$s $1), "
+			"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, story, score) VALUES ($1, $2, $3, $4, $5, $6, $7) "
 			"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
-			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now()",
-			s), 7, t_row, false);
+			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now() "
+			"RETURNING s.key, s.story), "
+			"l AS (INSERT INTO %2$s (story) SELECT o.story FROM o UNION ALL SELECT w.story FROM w WHERE NOT (w.story %3$s w.key)) "
+			"SELECT 1 FROM w",
+			s, c->changes_name, keq), 7, t_row, false);
 	c->plans[PLAN_LINK] = prepare(c, psprintf(
-		"UPDATE ONLY %s s SET source = $2, story = $3, score = $4, linked_at = pg_catalog.now() WHERE s.key %s $1",
-		s, keq), 4, t_link, false);
+		"WITH o AS (SELECT s.story FROM ONLY %1$s s WHERE s.key %3$s $1), "
+		"u AS (UPDATE ONLY %1$s s SET source = $2, story = $3, score = $4, linked_at = pg_catalog.now() "
+		"WHERE s.key %3$s $1 RETURNING s.story), "
+		"l AS (INSERT INTO %2$s (story) SELECT x.story FROM o, u, LATERAL (VALUES (o.story), (u.story)) x(story) "
+		"WHERE NOT (o.story %3$s u.story)) "
+		"SELECT 1 FROM u",
+		s, c->changes_name, keq), 4, t_link, false);
 	c->plans[PLAN_DELETE] = prepare(c, psprintf(
-		"DELETE FROM ONLY %s s WHERE s.key %s $1 RETURNING s.at, s.site, s.fp, s.source, s.story, s.score",
-		s, keq), 1, t_key, false);
+		"WITH d AS (DELETE FROM ONLY %1$s s WHERE s.key %3$s $1 RETURNING s.at, s.site, s.fp, s.source, s.story, s.score), "
+		"l AS (INSERT INTO %2$s (story) SELECT d.story FROM d) "
+		"SELECT * FROM d",
+		s, c->changes_name, keq), 1, t_key, false);
 	c->plans[PLAN_SITE] = prepare(c, psprintf(
-		"UPDATE ONLY %s s SET at = $2, site = $3 WHERE s.key %s $1", s, keq), 3, t_site, false);
+		"WITH u AS (UPDATE ONLY %1$s s SET at = $2, site = $3 WHERE s.key %3$s $1 RETURNING s.story), "
+		"l AS (INSERT INTO %2$s (story) SELECT u.story FROM u) "
+		"SELECT 1 FROM u",
+		s, c->changes_name, keq), 3, t_site, false);
+	/* PLAN_FOLD on first use: preparing it locks the summary till commit */
 	c->plans[PLAN_NEXT] = prepare(c, psprintf(
 		"SELECT s.key, s.at FROM ONLY %s s WHERE (s.at, s.key) > ($1, $2) ORDER BY s.at, s.key LIMIT $3", s),
 								  3, t_next, false);
@@ -443,6 +468,53 @@ track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datu
 							  c->time_byval, c->time_len);
 		MemoryContextSwitchTo(old);
 	}
+	SPI_freetuptable(SPI_tuptable);
+	return n;
+}
+
+/* Runs sql as T's owner (a whole fold of textfp_track_fold()); the rows it processed. */
+uint64
+track_run_sql(TrackConfig *c, const char *sql)
+{
+	Oid			save_userid;
+	int			save_sec;
+	volatile int rc = 0;
+
+	GetUserIdAndSecContext(&save_userid, &save_sec);
+	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
+						   SECURITY_RESTRICTED_OPERATION);
+	PG_TRY();
+	{
+		rc = SPI_execute(sql, false, 0);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(save_userid, save_sec);
+	}
+	PG_END_TRY();
+	if (rc < 0)
+		elog(ERROR, "textfp_track query failed: %s", SPI_result_code_string(rc));
+	return SPI_processed;
+}
+
+/* Folds the changed stories into the summary (the caller holds its lock); the stories written. */
+uint64
+track_run_fold(TrackConfig *c)
+{
+	uint64		n;
+
+	if (c->plans[PLAN_FOLD] == NULL)
+	{
+		TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);
+		int			level = NewGUCNestLevel();
+
+		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
+		c->plans[PLAN_FOLD] = prepare(c, track_fold_sql(c, track_operator_sql(ktc->eq_opr)), 0, NULL, false);
+		AtEOXact_GUC(true, level);
+	}
+	run(c, PLAN_FOLD, NULL, NULL, InvalidSnapshot, false, 0);
+	n = SPI_processed;
 	SPI_freetuptable(SPI_tuptable);
 	return n;
 }

@@ -175,7 +175,8 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 
 			GetUserIdAndSecContext(&save_userid, &save_sec);
 			SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
-			if (SPI_execute(psprintf("TRUNCATE ONLY %s", c->store_name), false, 0) != SPI_OK_UTILITY)
+			if (SPI_execute(psprintf("TRUNCATE ONLY %s, %s, %s", c->store_name, c->stories_name, c->changes_name),
+							false, 0) != SPI_OK_UTILITY)
 				elog(ERROR, "TRUNCATE of the store failed");
 			SetUserIdAndSecContext(save_userid, save_sec);
 		}
@@ -238,6 +239,8 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 				track_write_site(c, row.key, row.at, row.site, row.site_null);
 			}
 		}
+		if (TRIGGER_FIRED_FOR_ROW(td->tg_event) && c->state == TRACK_READY)
+			track_maybe_fold(c);
 		SPI_finish();
 	}
 	PG_FINALLY();

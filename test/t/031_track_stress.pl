@@ -162,7 +162,8 @@ for my $method ('simhash', 'minhash')
 		my $run = "$method, $level";
 		$node->safe_psql('postgres', qq{
 SET client_min_messages = warning;
-DROP TABLE IF EXISTS news, news_textfp, news_textfp_config, guarded, guarded_textfp, guarded_textfp_config, saved;
+DROP TABLE IF EXISTS news, news_textfp, news_textfp_config, news_textfp_stories, news_textfp_changes,
+	guarded, guarded_textfp, guarded_textfp_config, guarded_textfp_stories, guarded_textfp_changes, saved;
 CREATE TABLE news (id bigint PRIMARY KEY, site int, at timestamptz NOT NULL, body text);
 INSERT INTO news SELECT g, 1 + g % 3, timestamptz '2025-01-01' + (hashint4(g) & 1048575) * interval '5 seconds',
 	(SELECT body FROM pool WHERE family = 1 + (hashint4(g * 7) & 127) AND v = g % $VARIANTS)
@@ -255,6 +256,15 @@ SELECT t.id, s.key, t.at, s.at, t.site, s.site, s.fp IS NOT DISTINCT FROM $fp
 FROM news t FULL JOIN news_textfp s ON s.key = t.id
 WHERE t.id IS NULL OR s.key IS NULL OR s.at <> t.at OR s.site IS DISTINCT FROM t.site
    OR s.fp IS DISTINCT FROM $fp ORDER BY 1, 2}), '', "$run: a store row per row, with its time, site and fingerprint");
+
+		# the story report (the summary the writers folded, and the stories
+		# changed since) is the whole store's count
+		is($node->safe_psql('postgres', q{
+SELECT count(*) FROM (
+	(SELECT * FROM textfp_story_report('news') EXCEPT ALL SELECT * FROM textfp_story_report('news', min_size => 1) r WHERE r.size >= 2)
+	UNION ALL
+	(SELECT * FROM textfp_story_report('news', min_size => 1) r WHERE r.size >= 2 EXCEPT ALL SELECT * FROM textfp_story_report('news'))) d}),
+			'0', "$run: the story report from the summary is the store's count");
 
 		# the links kept on write are a rebuild's
 		$node->safe_psql('postgres', q{

@@ -1,0 +1,96 @@
+/*
+ * track_story.c: the story summary of a registration, what the story report
+ * reads instead of counting a million rows by story.
+ *
+ *   T_textfp_stories  one row per story of two rows or more, as of the last
+ *                     fold: size, sites, the original's site and time, the
+ *                     last member's time;
+ *   T_textfp_changes  the stories a write changed since, appended by the
+ *                     write's own statement (track_store.c), never updated.
+ *
+ * A story not in T_textfp_changes has its summary row (or has fewer than two
+ * rows); the report recounts the changed ones from the store, so it is exact
+ * whenever it runs.  A fold moves the changed stories into the summary: one
+ * statement, one snapshot, deleting the changes it sees and recounting their
+ * stories as of that snapshot (a write it does not see keeps its change for
+ * a later fold).  Writers fold now and then (every TRACK_FOLD_EVERY rows a
+ * backend writes, at READ COMMITTED only: at REPEATABLE READ an update of a
+ * summary row another fold committed would raise 40001 in the writer), each
+ * holding the summary's ExclusiveLock (readers go on; a second folder skips
+ * its turn rather than wait); textfp_track() and textfp_rebuild() fold the
+ * whole store when they finish.
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "storage/lmgr.h"
+#include "utils/lsyscache.h"
+
+#include "track.h"
+
+/* rows a backend writes between its attempts to fold */
+#define TRACK_FOLD_EVERY 256
+
+/* A registration's table named after its store (store || suffix), in the store's schema. */
+Oid
+track_side_table(Oid store_relid, const char *suffix)
+{
+	char	   *store = get_rel_name(store_relid);
+	char	   *name;
+	Oid			relid;
+
+	if (store == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", store_relid)));
+	name = psprintf("%s%s", store, suffix);
+	relid = get_relname_relid(name, get_rel_namespace(store_relid));
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("the textfp table %s of store %s does not exist", name, store),
+				 errhint("textfp_untrack() ends the registration; textfp_track() makes a new one.")));
+	return relid;
+}
+
+/*
+ * The fold: the changed stories recounted from the store, written to the
+ * summary (two rows or more, with their original) or removed from it.
+ */
+char *
+track_fold_sql(TrackConfig *c, const char *keq)
+{
+	return psprintf(
+		"WITH d AS (DELETE FROM ONLY %2$s c RETURNING c.story), "
+		"k AS (SELECT DISTINCT d.story FROM d), "
+		"g AS (SELECT k.story, a.size, a.sites, a.last_at FROM k CROSS JOIN LATERAL "
+		"(SELECT count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at "
+		"FROM ONLY %1$s s WHERE s.story %4$s k.story) a), "
+		"x AS (DELETE FROM ONLY %3$s m USING g WHERE m.story %4$s g.story "
+		"AND (g.size < 2 OR NOT EXISTS (SELECT FROM ONLY %1$s o WHERE o.key %4$s g.story))) "
+		"INSERT INTO %3$s AS m (story, size, sites, site, first_at, last_at) "
+		"SELECT g.story, g.size, g.sites, o.site, o.at, g.last_at FROM g JOIN ONLY %1$s o ON o.key %4$s g.story "
+		"WHERE g.size >= 2 "
+		"ON CONFLICT (story) DO UPDATE SET size = excluded.size, sites = excluded.sites, site = excluded.site, "
+		"first_at = excluded.first_at, last_at = excluded.last_at",
+		c->store_name, c->changes_name, c->stories_name, keq);
+}
+
+/*
+ * After a trigger's writes: every TRACK_FOLD_EVERY rows this backend wrote,
+ * fold if no one else is folding.  The changes a fold leaves are folded by
+ * a later one; the report is exact either way.
+ */
+void
+track_maybe_fold(TrackConfig *c)
+{
+	static int	written = 0;
+
+	if (++written < TRACK_FOLD_EVERY || XactIsoLevel != XACT_READ_COMMITTED)
+		return;
+	written = 0;
+	if (!ConditionalLockRelationOid(c->stories_relid, ExclusiveLock))
+		return;
+	(void) track_run_fold(c);
+}
