@@ -21,6 +21,7 @@ SELECT (m.m - interval '7 days')::text AS since, count(*) AS since_rows
 FROM :store s, (SELECT max(at) AS m FROM :store) m WHERE s.at >= m.m - interval '7 days' GROUP BY m.m \gset
 INSERT INTO tk_result (method, item, value) VALUES
 	(:'method', 'report textfp_story_report', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_story_report(%L) LIMIT 20) x', :'tbl'), :runs)),
+	(:'method', 'report textfp_story_report, min_size => 1 (counts the whole store, no summary)', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_story_report(%L, min_size => 1) LIMIT 20) x', :'tbl'), :runs)),
 	(:'method', 'report textfp_reprints', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_reprints(%L) LIMIT 20) x', :'tbl'), :runs)),
 	(:'method', 'report textfp_new_stories (last 7 days: ' || :'since_rows' || ' rows)', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_new_stories(%L, %L) LIMIT 20) x', :'tbl', :'since'), :runs)),
 	(:'method', 'report textfp_story_timeline (largest story)', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_story_timeline(%L, %L) LIMIT 20) x', :'tbl', :'big'), :runs)),
