@@ -1979,7 +1979,8 @@ BEGIN
 	WHERE c.relnamespace = (SELECT s.relnamespace FROM pg_class s WHERE s.oid = store::oid)
 	  AND c.relname = (SELECT s.relname FROM pg_class s WHERE s.oid = store::oid) || suffix;
 	IF rel IS NULL THEN
-		RAISE EXCEPTION 'the textfp table % of store % does not exist', suffix, store
+		RAISE EXCEPTION 'the textfp table % of store % does not exist',
+			(SELECT s.relname FROM pg_class s WHERE s.oid = store::oid) || suffix, store
 			USING ERRCODE = 'undefined_table',
 				  HINT = 'textfp_untrack() ends the registration; textfp_track() makes a new one.';
 	END IF;
@@ -2848,6 +2849,7 @@ DECLARE
 	cfg regclass;
 	st regclass;
 	suffix text;
+	side regclass;
 BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
 	BEGIN
@@ -2865,13 +2867,20 @@ BEGIN
 		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
 	END IF;
 	IF cfg IS NOT NULL THEN
-		-- the story summary and its changes, unless they are gone already
+		-- the story summary and its changes, unless they are gone already.
+		-- Found by name beside the store, whose name and schema the owner
+		-- chooses (its trigger names the store): only the owner's own plain
+		-- tables, never another role's table of that name that a caller
+		-- with more privileges (a superuser) could drop.
 		FOREACH suffix IN ARRAY ARRAY['_stories', '_changes'] LOOP
 			BEGIN
-				EXECUTE format('DROP TABLE %s', @extschema@.textfp_track_side_table(st, suffix));
+				side := @extschema@.textfp_track_side_table(st, suffix);
 			EXCEPTION WHEN undefined_table THEN
-				NULL;
+				CONTINUE;
 			END;
+			PERFORM @extschema@.textfp_check_owned_table(side, (SELECT c.relowner FROM pg_class c WHERE c.oid = tbl::oid),
+				NULL::text, CASE suffix WHEN '_stories' THEN 'story summary' ELSE 'story changes' END);
+			EXECUTE format('DROP TABLE %s', side);
 		END LOOP;
 		EXECUTE format('DROP TABLE %s, %s', st, cfg);
 	END IF;

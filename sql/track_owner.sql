@@ -383,6 +383,76 @@ SET ROLE regress_track_owner;
 SELECT textfp_untrack('guarded'), textfp_untrack('victim');
 RESET ROLE;
 
+-- ===== 7. the story summary and its changes changed after registration =====
+-- The triggers check them as they check the store (textfp_track_check,
+-- 42P07); the story report, which reads them as the owner, wants plain
+-- tables of the store's owner without row-level security (42809).
+SET ROLE regress_track_owner;
+CREATE TABLE summed (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO summed VALUES (1, '2025-01-01', (SELECT body FROM texts WHERE n = 1)), (2, '2025-01-02', (SELECT body FROM texts WHERE n = 2));
+CALL textfp_track('summed', 'body', 'id', 'at', method => 'simhash', threshold => 12);
+RESET ROLE;
+CREATE FUNCTION pg_temp.side_probe(what text) RETURNS TABLE (change text, writes text, story_report text) LANGUAGE plpgsql AS $$
+BEGIN
+	change := what;
+	writes := regexp_replace(pg_temp.failure($q$UPDATE track_owner.summed SET at = at + interval '1 second' WHERE id = 1$q$, true),
+		'^(\w+): relation (\S+) is .*(it is|its|it) (.*)\.$', '\1: \2: \3 \4');
+	story_report := pg_temp.failure($q$SELECT count(*) FROM textfp_story_report('track_owner.summed')$q$);
+	RETURN NEXT;
+END
+$$;
+SELECT * FROM pg_temp.side_probe('none');
+CREATE TRIGGER spy AFTER INSERT ON summed_textfp_changes FOR EACH ROW EXECUTE FUNCTION track_owner.noop();
+SELECT * FROM pg_temp.side_probe('changes trigger');
+DROP TRIGGER spy ON summed_textfp_changes;
+CREATE RULE spy AS ON INSERT TO summed_textfp_changes DO ALSO NOTIFY spy;
+SELECT * FROM pg_temp.side_probe('changes rule');
+DROP RULE spy ON summed_textfp_changes;
+ALTER TABLE summed_textfp_stories ENABLE ROW LEVEL SECURITY;
+SELECT * FROM pg_temp.side_probe('summary row-level security');
+ALTER TABLE summed_textfp_stories DISABLE ROW LEVEL SECURITY;
+ALTER TABLE summed_textfp_changes OWNER TO regress_track_intruder;
+SELECT * FROM pg_temp.side_probe('changes owner');
+ALTER TABLE summed_textfp_changes OWNER TO regress_track_owner;
+ALTER TABLE summed_textfp_changes ALTER COLUMN story TYPE numeric;
+SELECT * FROM pg_temp.side_probe('changes column type');
+ALTER TABLE summed_textfp_changes ALTER COLUMN story TYPE bigint;
+ALTER TABLE summed_textfp_stories RENAME TO summed_textfp_old;
+CREATE VIEW summed_textfp_stories AS SELECT * FROM summed_textfp_old;
+SELECT * FROM pg_temp.side_probe('summary a view');
+DROP VIEW summed_textfp_stories;
+ALTER TABLE summed_textfp_old RENAME TO summed_textfp_stories;
+SELECT * FROM pg_temp.side_probe('none');
+
+-- ===== 8. textfp_untrack drops only the owner's summary =====
+-- The summary and its changes are found by name beside the store, whose
+-- name the owner chooses (the trigger textfp_track names the store): with
+-- its store renamed to ledger, a superuser's textfp_untrack dropped the
+-- intruder's table ledger_stories.  textfp_untrack refuses a table there
+-- that is not the owner's now (42P07), and one already gone is no error.
+SET ROLE regress_track_intruder;
+CREATE TABLE track_owner.ledger_stories (entry text);
+INSERT INTO track_owner.ledger_stories VALUES ('kept');
+RESET ROLE;
+SET ROLE regress_track_owner;
+ALTER TABLE summed_textfp RENAME TO ledger;
+DROP TRIGGER textfp_track ON summed;
+CREATE TRIGGER textfp_track AFTER INSERT OR UPDATE OR DELETE ON summed FOR EACH ROW
+	EXECUTE FUNCTION textfp_track_trigger('track_owner.summed_textfp_config', 'track_owner.ledger');
+RESET ROLE;
+SELECT store FROM textfp_registration('track_owner.summed');
+SELECT pg_temp.failure($$SELECT textfp_untrack('track_owner.summed')$$, true);
+SELECT entry FROM track_owner.ledger_stories;
+SET ROLE regress_track_owner;
+ALTER TABLE ledger RENAME TO summed_textfp;
+DROP TRIGGER textfp_track ON summed;
+CREATE TRIGGER textfp_track AFTER INSERT OR UPDATE OR DELETE ON summed FOR EACH ROW
+	EXECUTE FUNCTION textfp_track_trigger('track_owner.summed_textfp_config', 'track_owner.summed_textfp');
+DROP TABLE summed_textfp_stories;
+SELECT textfp_untrack('summed');
+SELECT count(*) AS tables_left FROM pg_class WHERE relname LIKE 'summed\_textfp%' AND relnamespace = 'track_owner'::regnamespace;
+RESET ROLE;
+
 RESET search_path;
 DROP SCHEMA track_owner CASCADE;
 DROP ROLE regress_track_owner;

@@ -217,7 +217,68 @@ SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.secrets', 'stor
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.secrets_view', 'stories', '{}') AS q(k text, s text)$$);
 RESET ROLE;
 
+-- ===== 8. pg_catalog's functions and operators by name, in the caller's search_path =====
+-- The story summary's folds named count(), max(), < and >= unqualified: a
+-- whole fold (textfp_track, textfp_rebuild) ran under its caller's
+-- search_path, and a writer's fold every 256 rows ran a plan the plan cache
+-- parsed again under the writer's (it re-parses when search_path changes).
+-- A decoy of exactly their argument types in a schema of the writer's (or a
+-- co-tenant's, before pg_catalog or not: count(text) beats count("any"))
+-- ran as the table's owner.  Every statement textfp runs on the owner's
+-- tables runs under search_path = pg_catalog, pg_temp now.
+CREATE ROLE regress_tsec_writer;
+CREATE SCHEMA tsec_dec AUTHORIZATION regress_tsec_writer;
+SET ROLE regress_tsec_owner;
+GRANT USAGE ON SCHEMA tsec TO regress_tsec_writer;
+CREATE TABLE wired (id bigint PRIMARY KEY, at timestamptz NOT NULL, site text, body text);
+INSERT INTO wired SELECT i, '2025-01-01'::timestamptz + i * interval '1 minute', 'site' || i % 3, b.body
+FROM generate_series(1, 6) i, texts b WHERE b.n = 1 + i % 3;
+CALL textfp_track('wired', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+GRANT INSERT, UPDATE, DELETE, SELECT ON wired TO regress_tsec_writer;
+GRANT SELECT ON texts TO regress_tsec_writer;
+RESET ROLE;
+SET ROLE regress_tsec_writer;
+GRANT USAGE ON SCHEMA tsec_dec TO PUBLIC;
+CREATE FUNCTION tsec_dec.hit(what text) RETURNS void LANGUAGE sql AS $$
+	INSERT INTO tsec.calls SELECT what, current_user, (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user)
+$$;
+CREATE FUNCTION tsec_dec.count_step(bigint, text) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('count(text)'); RETURN $1 OPERATOR(pg_catalog.+) 1; END $$;
+CREATE AGGREGATE tsec_dec.count(text) (sfunc = tsec_dec.count_step, stype = bigint, initcond = '0');
+CREATE FUNCTION tsec_dec.max_step(timestamptz, timestamptz) RETURNS timestamptz LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('max(timestamptz)'); RETURN CASE WHEN $1 IS NULL OR $2 OPERATOR(pg_catalog.>) $1 THEN $2 ELSE $1 END; END $$;
+CREATE AGGREGATE tsec_dec.max(timestamptz) (sfunc = tsec_dec.max_step, stype = timestamptz);
+CREATE FUNCTION tsec_dec.lt(bigint, integer) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('<(bigint, integer)'); RETURN $1 OPERATOR(pg_catalog.<) $2; END $$;
+CREATE OPERATOR tsec_dec.< (LEFTARG = bigint, RIGHTARG = integer, FUNCTION = tsec_dec.lt);
+CREATE FUNCTION tsec_dec.ge(bigint, integer) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('>=(bigint, integer)'); RETURN $1 OPERATOR(pg_catalog.>=) $2; END $$;
+CREATE OPERATOR tsec_dec.>= (LEFTARG = bigint, RIGHTARG = integer, FUNCTION = tsec_dec.ge);
+RESET ROLE;
+TRUNCATE tsec.calls;
+SET ROLE regress_tsec_writer;
+-- a writer's rows, enough for its folds
+SET search_path = tsec_dec, pg_catalog;
+INSERT INTO tsec.wired SELECT i, '2025-01-02'::timestamptz OPERATOR(pg_catalog.+) (i OPERATOR(pg_catalog.*) interval '1 minute'),
+	'site' OPERATOR(pg_catalog.||) (i OPERATOR(pg_catalog.%) 5), b.body
+FROM pg_catalog.generate_series(100, 399) i, tsec.texts b WHERE b.n OPERATOR(pg_catalog.=) (1 OPERATOR(pg_catalog.+) (i OPERATOR(pg_catalog.%) 3));
+UPDATE tsec.wired SET site = 'moved' WHERE id OPERATOR(pg_catalog.<=) 300::bigint;
+DELETE FROM tsec.wired WHERE id OPERATOR(pg_catalog.>) 300::bigint;
+RESET search_path;
+RESET ROLE;
+SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
+TRUNCATE tsec.calls;
+-- a superuser's rebuild and report with the writer's schema in its path
+SET search_path = tsec_dec, pg_catalog;
+CALL public.textfp_rebuild('tsec.wired'::pg_catalog.regclass);
+SELECT pg_catalog.count(*) AS stories, pg_catalog.sum(size) AS rows
+FROM public.textfp_story_report('tsec.wired'::pg_catalog.regclass, NULL::pg_catalog.timestamptz, 2);
+SET search_path = tsec, public;
+SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
+
 RESET search_path;
 DROP SCHEMA tsec CASCADE;
 DROP ROLE regress_tsec_owner;
 DROP ROLE regress_tsec_reader;
+DROP SCHEMA tsec_dec CASCADE;
+DROP ROLE regress_tsec_writer;

@@ -6,9 +6,10 @@
  *
  * Every name is qualified and every operator is written OPERATOR(schema.op)
  * with the schema of the operator the type cache gives, and the plans are
- * made under search_path = pg_catalog, pg_temp (the plan cache re-parses
- * under the same path), so nothing a writer puts in its search_path takes a
- * call.  The lookup of near rows is a generic plan whose only path is the
+ * made and run under search_path = pg_catalog, pg_temp (the plan cache
+ * parses a plan again under the search_path it runs under: pg_catalog's
+ * count() or >= by name would be a writer's or a co-tenant's decoy, run as
+ * T's owner), so nothing in the caller's search_path takes a call.  The lookup of near rows is a generic plan whose only path is the
  * fingerprint index's bitmap scan (dedup_lookup_settings()).
  */
 #include "postgres.h"
@@ -173,18 +174,19 @@ run(TrackConfig *c, TrackPlan p, Datum *values, const char *nulls, Snapshot snap
 	GetUserIdAndSecContext(&save_userid, &save_sec);
 	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
 						   SECURITY_RESTRICTED_OPERATION);
-	if (p == PLAN_NEAR)
-		level = dedup_lookup_settings();	/* a replan keeps the index path */
+	/* a replan keeps the index path, and parses under pg_catalog */
+	level = p == PLAN_NEAR ? dedup_lookup_settings() : NewGUCNestLevel();
 	PG_TRY();
 	{
+		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
 		rc = snap != InvalidSnapshot
 			? SPI_execute_snapshot(c->plans[p], values, nulls, snap, InvalidSnapshot, read_only, false, count)
 			: SPI_execute_plan(c->plans[p], values, nulls, read_only, count);
 	}
 	PG_FINALLY();
 	{
-		if (p == PLAN_NEAR)
-			AtEOXact_GUC(true, level);
+		AtEOXact_GUC(true, level);
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();
@@ -472,23 +474,32 @@ track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datu
 	return n;
 }
 
-/* Runs sql as T's owner (a whole fold of textfp_track_fold()); the rows it processed. */
+/*
+ * Runs sql as T's owner under search_path = pg_catalog, pg_temp (a whole
+ * fold of textfp_track_fold(), called with the caller's search_path); the
+ * rows it processed.
+ */
 uint64
 track_run_sql(TrackConfig *c, const char *sql)
 {
 	Oid			save_userid;
 	int			save_sec;
 	volatile int rc = 0;
+	int			level;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec);
 	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
 						   SECURITY_RESTRICTED_OPERATION);
+	level = NewGUCNestLevel();
 	PG_TRY();
 	{
+		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SAVE, true, 0, false);
 		rc = SPI_execute(sql, false, 0);
 	}
 	PG_FINALLY();
 	{
+		AtEOXact_GUC(true, level);
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();
