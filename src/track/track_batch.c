@@ -23,6 +23,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -60,6 +61,7 @@ registered_table(Oid config_relid)
 	int			save_sec;
 	bool		isnull;
 	int			rc;
+	int			level;
 	Oid			relid;
 
 	if (!OidIsValid(owner))
@@ -75,10 +77,12 @@ registered_table(Oid config_relid)
 	GetUserIdAndSecContext(&save_userid, &save_sec);
 	SetUserIdAndSecContext(owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION |
 						   SECURITY_NOFORCE_RLS);
+	level = NewGUCNestLevel();
 	rc = SPI_execute(psprintf("SELECT source_table FROM ONLY %s",
 							  quote_qualified_identifier(get_namespace_name(get_rel_namespace(config_relid)),
 														 get_rel_name(config_relid))),
 					 true, 2);
+	AtEOXact_GUC(false, level);	/* nothing the owner's code set outlives it */
 	SetUserIdAndSecContext(save_userid, save_sec);
 	if (rc != SPI_OK_SELECT || SPI_processed != 1 ||
 		SPI_tuptable->tupdesc->natts != 1 || TupleDescAttr(SPI_tuptable->tupdesc, 0)->atttypid != REGCLASSOID)

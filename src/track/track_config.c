@@ -22,6 +22,7 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -249,6 +250,7 @@ build_config(TrackConfig *c, Relation rel)
 	int			rc;
 	Oid			save_userid;
 	int			save_sec;
+	int			level;
 
 	if (objs == NULL)
 		elog(ERROR, "the textfp extension is not installed in this database");
@@ -268,6 +270,7 @@ build_config(TrackConfig *c, Relation rel)
 	GetUserIdAndSecContext(&save_userid, &save_sec);
 	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
 						   SECURITY_RESTRICTED_OPERATION);
+	level = NewGUCNestLevel();	/* rolled back below: nothing the owner's code set outlives it */
 	if (IsolationUsesXactSnapshot())
 	{
 		/*
@@ -341,6 +344,7 @@ build_config(TrackConfig *c, Relation rel)
 		idf = PointerGetDatum(PG_DETOAST_DATUM_COPY(idf));
 	c->excerpts = DatumGetBool(SPI_getbinval(tup, cdesc, 17, &isnull)) && !isnull;
 	PopActiveSnapshot();
+	AtEOXact_GUC(false, level);
 	SetUserIdAndSecContext(save_userid, save_sec);
 	c->store_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->store_relid)),
 											   get_rel_name(c->store_relid));

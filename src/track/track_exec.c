@@ -10,9 +10,11 @@
  * view's (a schema rename takes no lock; the owner can make the caller wait
  * on a lock of its own meanwhile), and the statement would run the owner's
  * code as the caller.  Run as the owner, in a security-restricted operation
- * (no SET ROLE, no session state), whatever the owner put there runs as the
- * owner, as PostgreSQL runs a table owner's index expressions in VACUUM or
- * ANALYZE.
+ * (no SET ROLE, no session state) and a GUC nest level rolled back at its end
+ * (a SET of search_path would otherwise outlive the call, and the caller's
+ * next unqualified name would be the owner's function), whatever the owner
+ * put there runs as the owner, as PostgreSQL runs a table owner's index
+ * expressions in VACUUM or ANALYZE.
  *
  *   textfp_track_exec()    any statement, for a caller with the owner's
  *                          privileges (it could SET ROLE to the owner);
@@ -171,7 +173,8 @@ run_as_owner(FunctionCallInfo fcinfo, Oid owner, const char *query, ArrayType *a
 			if (SPI_tuptable != NULL)
 				keep_rows(expected, store, per_query);
 		}
-		AtEOXact_GUC(true, level);
+		/* rolled back: no setting of the owner's code outlives the call */
+		AtEOXact_GUC(false, level);
 	}
 	PG_FINALLY();
 	{

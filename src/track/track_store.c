@@ -56,7 +56,8 @@ prepare(TrackConfig *c, const char *sql, int nargs, Oid *types, bool generic)
 	int			save_sec;
 
 	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS);
+	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
+						   SECURITY_RESTRICTED_OPERATION);
 	plan = SPI_prepare_cursor(sql, nargs, types, generic ? CURSOR_OPT_GENERIC_PLAN : 0);
 	SetUserIdAndSecContext(save_userid, save_sec);
 	if (plan == NULL)
@@ -99,7 +100,7 @@ track_prepare_plans(TrackConfig *c)
 	c->plans[PLAN_NEAR] = prepare(c, psprintf(
 		"SELECT s.key, s.at, s.story, %s.%s(s.fp, $1)::float8 AS score, s.site FROM ONLY %s s WHERE %s",
 		nsp, c->minhash ? "jaccard" : "hamming_distance", s, near_where), 1, t_near, true);
-	AtEOXact_GUC(true, level);
+	AtEOXact_GUC(false, level);
 
 	level = NewGUCNestLevel();
 	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
@@ -159,7 +160,7 @@ track_prepare_plans(TrackConfig *c)
 								  3, t_next, false);
 	c->plans[PLAN_FIRST] = prepare(c, psprintf(
 		"SELECT s.key, s.at FROM ONLY %s s ORDER BY s.at, s.key LIMIT $1", s), 1, t_first, false);
-	AtEOXact_GUC(true, level);
+	AtEOXact_GUC(false, level);
 }
 
 /* Runs a plan as T's owner (past row-level security: the store is textfp's). */
@@ -174,7 +175,12 @@ run(TrackConfig *c, TrackPlan p, Datum *values, const char *nulls, Snapshot snap
 	GetUserIdAndSecContext(&save_userid, &save_sec);
 	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
 						   SECURITY_RESTRICTED_OPERATION);
-	/* a replan keeps the index path, and parses under pg_catalog */
+	/*
+	 * A replan keeps the index path, and parses under pg_catalog; whatever
+	 * the owner's code set (SET, not SET LOCAL) is rolled back when done,
+	 * as PostgreSQL does for the code VACUUM runs as a table's owner: it
+	 * must not outlive the statement in the caller's session.
+	 */
 	level = p == PLAN_NEAR ? dedup_lookup_settings() : NewGUCNestLevel();
 	PG_TRY();
 	{
@@ -186,7 +192,7 @@ run(TrackConfig *c, TrackPlan p, Datum *values, const char *nulls, Snapshot snap
 	}
 	PG_FINALLY();
 	{
-		AtEOXact_GUC(true, level);
+		AtEOXact_GUC(false, level);
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();
@@ -499,7 +505,7 @@ track_run_sql(TrackConfig *c, const char *sql)
 	}
 	PG_FINALLY();
 	{
-		AtEOXact_GUC(true, level);
+		AtEOXact_GUC(false, level);
 		SetUserIdAndSecContext(save_userid, save_sec);
 	}
 	PG_END_TRY();
@@ -522,7 +528,7 @@ track_run_fold(TrackConfig *c)
 		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
 								 GUC_ACTION_SAVE, true, 0, false);
 		c->plans[PLAN_FOLD] = prepare(c, track_fold_sql(c, track_operator_sql(ktc->eq_opr)), 0, NULL, false);
-		AtEOXact_GUC(true, level);
+		AtEOXact_GUC(false, level);
 	}
 	run(c, PLAN_FOLD, NULL, NULL, InvalidSnapshot, false, 0);
 	n = SPI_processed;

@@ -23,6 +23,7 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -173,11 +174,15 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 			Oid			save_userid;
 			int			save_sec;
 
+			int			level;
+
 			GetUserIdAndSecContext(&save_userid, &save_sec);
 			SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+			level = NewGUCNestLevel();
 			if (SPI_execute(psprintf("TRUNCATE ONLY %s, %s, %s", c->store_name, c->stories_name, c->changes_name),
 							false, 0) != SPI_OK_UTILITY)
 				elog(ERROR, "TRUNCATE of the store failed");
+			AtEOXact_GUC(false, level);	/* nothing the owner's code set outlives it */
 			SetUserIdAndSecContext(save_userid, save_sec);
 		}
 		else if (!TRIGGER_FIRED_FOR_ROW(td->tg_event))
