@@ -53,8 +53,9 @@ INSERT INTO victim VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n
 RESET ROLE;
 
 -- ===== 1. squatting: a table under the registration's names =====
--- textfp_track_register: any relation named T_textfp_config or T_textfp,
--- of any owner and shape, makes textfp_track refuse (42P07); nothing is made
+-- textfp_track_register: any relation named T_textfp_config, T_textfp,
+-- T_textfp_stories or T_textfp_changes, of any owner and shape, makes
+-- textfp_track refuse (42P07); nothing is made
 SET ROLE regress_track_intruder;
 CREATE TABLE victim_textfp_config (singleton boolean);
 RESET ROLE;
@@ -93,6 +94,20 @@ DROP INDEX victim_textfp;
 CREATE TABLE victim_textfp_config (x int);
 SELECT pg_temp.failure($$CALL textfp_track('victim', 'body', 'id', 'at', method => 'simhash')$$);
 DROP TABLE victim_textfp_config;
+-- the story summary's and its changes' names too
+SET ROLE regress_track_intruder;
+CREATE TABLE victim_textfp_stories (story bigint);
+CREATE VIEW victim_textfp_changes AS SELECT 1::bigint AS story;
+RESET ROLE;
+SET ROLE regress_track_owner;
+SELECT pg_temp.failure($$CALL textfp_track('victim', 'body', 'id', 'at', method => 'simhash')$$);
+RESET ROLE;
+DROP TABLE victim_textfp_stories;
+SET ROLE regress_track_owner;
+SELECT pg_temp.failure($$CALL textfp_track('victim', 'body', 'id', 'at', method => 'simhash')$$);
+RESET ROLE;
+DROP VIEW victim_textfp_changes;
+SET ROLE regress_track_owner;
 SELECT count(*) AS made FROM pg_class WHERE relname LIKE 'victim_textfp%';
 SELECT count(*) AS triggers FROM pg_trigger WHERE tgrelid = 'victim'::regclass;
 
