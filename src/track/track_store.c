@@ -9,8 +9,9 @@
  * made and run under search_path = pg_catalog, pg_temp (the plan cache
  * parses a plan again under the search_path it runs under: pg_catalog's
  * count() or >= by name would be a writer's or a co-tenant's decoy, run as
- * T's owner), so nothing in the caller's search_path takes a call.  The lookup of near rows is a generic plan whose only path is the
- * fingerprint index's bitmap scan (dedup_lookup_settings()).
+ * T's owner), so nothing in the caller's search_path takes a call.  The
+ * lookup of near rows is a generic plan whose only path is the fingerprint
+ * index's bitmap scan (dedup_lookup_settings()).
  */
 #include "postgres.h"
 

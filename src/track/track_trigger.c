@@ -173,7 +173,6 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 		{
 			Oid			save_userid;
 			int			save_sec;
-
 			int			level;
 
 			GetUserIdAndSecContext(&save_userid, &save_sec);
