@@ -99,55 +99,93 @@ hit(query_state *s, uint32_t j)
 	s->found++;
 }
 
-static void
-scan_bucket(query_state *s, int i, uint32_t sub)
-{
-	const tfp_mih_mem *ix = s->ix;
-	const tfp_mih_layout *l = &ix->layout;
-	uint32_t	b = l->offset[i] + sub;
-	int			r = ix->plan.radius;
-
-	for (uint32_t e = ix->start[b]; e < ix->start[b + 1]; e++)
-	{
-		uint32_t	j = ix->rows[e];
-		uint64_t	code;
-
-		if (j >= s->before)
-			break;				/* ascending within a bucket */
-		code = ix->codes[j];
-		if (tfp_popcount64(code ^ s->q) <= r && tfp_mih_emit(l, &ix->plan, i, code, s->q))
-			hit(s, j);
-	}
+/*
+ * The scan of the probe balls, twice: with the POPCNT instruction where the
+ * CPU has it (chosen once, as tfp_mih_verify() does: the verification of
+ * candidates is most of a query's work), and portable.
+ */
+#define MIH_MEM_SCAN(SUFFIX, ATTR, POPCOUNT) \
+ATTR static void \
+scan_bucket##SUFFIX(query_state *s, int i, uint32_t sub) \
+{ \
+	const tfp_mih_mem *ix = s->ix; \
+	const tfp_mih_layout *l = &ix->layout; \
+	uint32_t	b = l->offset[i] + sub; \
+	int			r = ix->plan.radius; \
+	uint32_t	end = ix->start[b + 1]; \
+ \
+	for (uint32_t e = ix->start[b]; e < end; e++) \
+	{ \
+		uint32_t	j = ix->rows[e]; \
+		uint64_t	code; \
+ \
+		if (j >= s->before) \
+			break;				/* ascending within a bucket */ \
+		code = ix->codes[j]; \
+		if (POPCOUNT(code ^ s->q) <= r && tfp_mih_emit(l, &ix->plan, i, code, s->q)) \
+			hit(s, j); \
+	} \
+} \
+ \
+/* Every value within left more bits of sub, flipping bits from..w-1 only. */ \
+ATTR static void \
+scan_ball##SUFFIX(query_state *s, int i, uint32_t sub, int from, int left) \
+{ \
+	int			w = s->ix->layout.width[i]; \
+ \
+	scan_bucket##SUFFIX(s, i, sub); \
+	if (left == 0) \
+		return; \
+	for (int bit = from; bit < w; bit++) \
+		scan_ball##SUFFIX(s, i, sub ^ (UINT32_C(1) << bit), bit + 1, left - 1); \
+} \
+ \
+ATTR static void \
+scan_all##SUFFIX(query_state *s) \
+{ \
+	const tfp_mih_mem *ix = s->ix; \
+ \
+	if (ix->plan.full_pass) \
+	{ \
+		for (uint32_t j = 0; j < s->before; j++) \
+			if ((ix->absent == NULL || !ix->absent[j]) && \
+				POPCOUNT(ix->codes[j] ^ s->q) <= ix->plan.radius) \
+				hit(s, j); \
+		return; \
+	} \
+	for (int i = 0; i < ix->layout.m; i++) \
+		if (ix->plan.t[i] >= 0) \
+			scan_ball##SUFFIX(s, i, tfp_mih_substring(&ix->layout, i, s->q), 0, ix->plan.t[i]); \
 }
 
-/* Every value within left more bits of sub, flipping bits from..w-1 only. */
-static void
-scan_ball(query_state *s, int i, uint32_t sub, int from, int left)
-{
-	int			w = s->ix->layout.width[i];
-
-	scan_bucket(s, i, sub);
-	if (left == 0)
-		return;
-	for (int bit = from; bit < w; bit++)
-		scan_ball(s, i, sub ^ (UINT32_C(1) << bit), bit + 1, left - 1);
-}
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define TFP_MIH_MEM_POPCNT 1
+MIH_MEM_SCAN(_popcnt, __attribute__((target("popcnt"))), __builtin_popcountll)
+#endif
+MIH_MEM_SCAN(_portable, , tfp_popcount64)
 
 size_t
 tfp_mih_mem_query(const tfp_mih_mem *ix, uint64_t q, uint32_t before, uint32_t *out, size_t cap)
 {
+	static int	popcnt = -1;
 	query_state s = {ix, q, before > ix->n ? ix->n : before, out, cap, 0};
 
-	if (ix->plan.full_pass)
+	if (popcnt < 0)
 	{
-		for (uint32_t j = 0; j < s.before; j++)
-			if ((ix->absent == NULL || !ix->absent[j]) &&
-				tfp_popcount64(ix->codes[j] ^ q) <= ix->plan.radius)
-				hit(&s, j);
+#ifdef TFP_MIH_MEM_POPCNT
+		__builtin_cpu_init();
+		popcnt = __builtin_cpu_supports("popcnt") ? 1 : 0;
+#else
+		popcnt = 0;
+#endif
+	}
+#ifdef TFP_MIH_MEM_POPCNT
+	if (popcnt)
+	{
+		scan_all_popcnt(&s);
 		return s.found;
 	}
-	for (int i = 0; i < ix->layout.m; i++)
-		if (ix->plan.t[i] >= 0)
-			scan_ball(&s, i, tfp_mih_substring(&ix->layout, i, q), 0, ix->plan.t[i]);
+#endif
+	scan_all_portable(&s);
 	return s.found;
 }
