@@ -31,8 +31,8 @@
 #include "track.h"
 
 /* OPERATOR(schema.name) of an operator, for SQL text. */
-static char *
-operator_sql(Oid opr)
+char *
+track_operator_sql(Oid opr)
 {
 	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opr));
 	Form_pg_operator form;
@@ -71,7 +71,7 @@ track_prepare_plans(TrackConfig *c)
 	const char *nsp = quote_identifier(c->nsp);
 	Oid			fptype = c->minhash ? textfp_objects()->minhash_sig : textfp_objects()->simhash64;
 	TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);
-	const char *keq = operator_sql(ktc->eq_opr);
+	const char *keq = track_operator_sql(ktc->eq_opr);
 	const char *near_where;
 	Oid			t_near[1] = {fptype};
 	Oid			t_key[1] = {c->key_type};
@@ -223,6 +223,7 @@ track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snaps
 		MemoryContextSwitchTo(old);
 		r[n].score = DatumGetFloat8(SPI_getbinval(tup, d, 4, &isnull));
 		r[n].earlier = track_compare(c, r[n].at, r[n].key, at, key) < 0;
+		r[n].idx = -1;
 		n++;
 	}
 	SPI_freetuptable(SPI_tuptable);
