@@ -81,6 +81,7 @@ OBJS = $(CORE_OBJS) \
 	src/track/track_batch.o \
 	src/track/track_pending.o \
 	src/track/track_exec.o \
+	src/track/track_fast.o \
 	src/dedup.o \
 	src/dedup_config.o \
 	src/dedup_locks.o \
@@ -105,7 +106,7 @@ REGRESS_OPTS = --encoding=UTF8 --no-locale
 # near-duplicate trigger and of tracked tables.  make installcheck runs them
 # after REGRESS.
 ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden \
-	track_concurrent track_dedup track_inval track_rebuild track_owner_race
+	track_concurrent track_dedup track_inval track_rebuild track_rebuild_fast track_owner_race
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their
@@ -137,8 +138,9 @@ src/core/mih_mem.o: src/core/tfp_mih_mem.h src/core/tfp_mih.h
 src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h src/fpcall.h
 src/fpcall.o: src/fpcall.h
 TRACK_OBJS = src/track/track_config.o src/track/track_store.o src/track/track_link.o src/track/track_trigger.o \
-	src/track/track_batch.o src/track/track_pending.o src/track/track_exec.o
+	src/track/track_batch.o src/track/track_pending.o src/track/track_exec.o src/track/track_fast.o
 $(TRACK_OBJS): src/track/track.h src/dedup.h src/fpcall.h
+src/track/track_fast.o: src/core/tfp_mih_mem.h src/core/tfp_mih.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.
