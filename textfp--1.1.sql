@@ -1761,6 +1761,11 @@ CREATE FUNCTION textfp_track_link(config regclass, after_at text, after_key text
 COMMENT ON FUNCTION textfp_track_link(regclass, text, text, integer)
 	IS 'internal: relinks the next batch of a tracked table''s rows in (time, key) order after a cursor (NULL: from the first)';
 
+CREATE FUNCTION textfp_track_link_all(config regclass, OUT rows bigint, OUT changed bigint)
+	AS 'MODULE_PATHNAME', 'textfp_track_link_all' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION textfp_track_link_all(regclass)
+	IS 'internal: relinks every row of a SimHash registration at once, in memory, writers kept out until the transaction ends; NULLs when it does not apply (MinHash, or more than maintenance_work_mem)';
+
 CREATE FUNCTION textfp_track_invalidate(config regclass) RETURNS void
 	AS 'MODULE_PATHNAME', 'textfp_track_invalidate' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION textfp_track_invalidate(regclass)
@@ -2635,7 +2640,7 @@ BEGIN
 	PERFORM @extschema@.textfp_track_outside_block('textfp_track()'::pg_catalog.text);
 	COMMIT;
 	CALL @extschema@.textfp_track_fill_all(cfg, batch);
-	CALL @extschema@.textfp_track_relink(cfg, batch);
+	CALL @extschema@.textfp_track_relink(cfg, batch, true);
 END
 $$;
 COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean, integer)
@@ -2669,9 +2674,11 @@ $$;
 COMMENT ON PROCEDURE textfp_track_fill_all(regclass, integer)
 	IS 'internal: fingerprints every row of a tracked table that has no store row, committing each batch';
 
--- Relinks every row in (time, key) order, committing each batch; then the
--- registration is ready.
-CREATE PROCEDURE textfp_track_relink(config regclass, batch integer)
+-- Relinks every row in (time, key) order; then the registration is ready.
+-- fast: at once, in memory, in one transaction that keeps writers out
+-- (textfp_track_link_all), when it applies; else (or when it does not
+-- apply) batch by batch, committing each, writers going on.
+CREATE PROCEDURE textfp_track_relink(config regclass, batch integer, fast boolean)
 	LANGUAGE plpgsql
 	AS $$
 DECLARE
@@ -2686,6 +2693,22 @@ BEGIN
 	total := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
 	PERFORM @extschema@.textfp_track_progress(config, 'linking'::pg_catalog.text, 'links'::pg_catalog.text, 0::pg_catalog.int8, total);
 	COMMIT;
+	IF fast THEN
+		SELECT l.rows, l.changed INTO done, changed FROM @extschema@.textfp_track_link_all(config) l;
+		IF done IS NOT NULL THEN
+			-- the story summary from the store, whole, with the links it
+			-- counts (the pass writes links without their changes)
+			PERFORM @extschema@.textfp_track_fold(config, true);
+			PERFORM @extschema@.textfp_track_progress(config, 'ready'::pg_catalog.text, NULL::pg_catalog.text, done, total);
+			COMMIT;
+			PERFORM @extschema@.textfp_track_summary(config, changed);
+			RETURN;
+		END IF;
+		-- it did not apply (its NOTICE said why): let writers in again
+		done := 0::pg_catalog.int8;
+		changed := 0::pg_catalog.int8;
+		COMMIT;
+	END IF;
 	LOOP
 		SELECT l.last_at, l.last_key, l.rows, l.changed INTO a, k, n, c FROM @extschema@.textfp_track_link(config, a, k, batch) l;
 		done := done OPERATOR(pg_catalog.+) n;
@@ -2702,8 +2725,8 @@ BEGIN
 	PERFORM @extschema@.textfp_track_summary(config, changed);
 END
 $$;
-COMMENT ON PROCEDURE textfp_track_relink(regclass, integer)
-	IS 'internal: relinks every row of a tracked table in time order, committing each batch';
+COMMENT ON PROCEDURE textfp_track_relink(regclass, integer, boolean)
+	IS 'internal: relinks every row of a tracked table in time order: at once in memory (fast, SimHash, within maintenance_work_mem), else committing each batch';
 
 -- The table a configuration table registers.
 CREATE FUNCTION textfp_track_source(config regclass) RETURNS regclass
@@ -2765,13 +2788,19 @@ $$;
 COMMENT ON FUNCTION textfp_track_own_config(regclass)
 	IS 'internal: the configuration table of a table''s own registration, for its owner (textfp_rebuild, textfp_untrack)';
 
-CREATE PROCEDURE textfp_rebuild(tbl regclass, batch integer DEFAULT 1000)
+-- online false: at once in memory when it applies (SimHash, the store
+-- within maintenance_work_mem), writers waiting; true: in batches, writers
+-- going on (docs/stories.md).
+CREATE PROCEDURE textfp_rebuild(tbl regclass, online boolean DEFAULT false, batch integer DEFAULT 1000)
 	LANGUAGE plpgsql
 	AS $$
 DECLARE
 	cfg regclass;
 BEGIN
 	cfg := @extschema@.textfp_track_own_config(tbl);
+	IF online IS NULL THEN
+		RAISE EXCEPTION 'online must be true or false, not NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
 	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
@@ -2780,11 +2809,11 @@ BEGIN
 	IF @extschema@.textfp_track_state(cfg) OPERATOR(pg_catalog.=) 'building'::pg_catalog.text THEN
 		CALL @extschema@.textfp_track_fill_all(cfg, batch);
 	END IF;
-	CALL @extschema@.textfp_track_relink(cfg, batch);
+	CALL @extschema@.textfp_track_relink(cfg, batch, NOT online);
 END
 $$;
-COMMENT ON PROCEDURE textfp_rebuild(regclass, integer)
-	IS 'relinks every row of a tracked table in time order (its stories as a rebuild makes them), committing each batch; writers may go on; finishes a registration whose textfp_track() stopped';
+COMMENT ON PROCEDURE textfp_rebuild(regclass, boolean, integer)
+	IS 'relinks every row of a tracked table in time order (its stories as a rebuild makes them): SimHash at once in memory, writers waiting, unless online or larger than maintenance_work_mem; else committing each batch, writers going on; finishes a registration whose textfp_track() stopped';
 
 -- A registration's state: building, linking or ready.
 CREATE FUNCTION textfp_track_state(config regclass) RETURNS text

@@ -146,12 +146,16 @@ SELECT count(*) AS rows_that_differ FROM (
 	UNION ALL (SELECT * FROM links_before EXCEPT SELECT key, at, site, fp, source, story, score FROM news_textfp)) d;
 
 -- textfp_rebuild relinks every row in time order: nothing to change here;
--- links spoiled by hand are put right
+-- links spoiled by hand are put right, at once in memory (SimHash, the
+-- default) and in batches (online)
 SET client_min_messages = notice;
 CALL textfp_rebuild('news');
 UPDATE news_textfp SET source = NULL, story = key, score = NULL WHERE key IN (2, 8);
 UPDATE news_textfp SET source = 3, story = 3, score = 0 WHERE key = 5;
-CALL textfp_rebuild('news', batch => 2);
+CALL textfp_rebuild('news');
+UPDATE news_textfp SET source = NULL, story = key, score = NULL WHERE key IN (2, 8);
+UPDATE news_textfp SET source = 3, story = 3, score = 0 WHERE key = 5;
+CALL textfp_rebuild('news', online => true, batch => 2);
 SET client_min_messages = warning;
 SELECT count(*) AS rows_that_differ FROM (
 	(SELECT key, at, site, fp, source, story, score FROM news_textfp EXCEPT SELECT * FROM links_before)

@@ -26,5 +26,32 @@ SELECT count(*) AS differ FROM many_textfp s JOIN first_links f USING (key)
 WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
 SELECT state, done, total FROM many_textfp_config;
 
+-- textfp_rebuild() says which way it links: a SimHash registration at once
+-- in memory (loaded, linked, written), the progress row 'ready' with every
+-- row done; online => true, or a store larger than maintenance_work_mem,
+-- in batches; a MinHash registration always in batches.
+UPDATE many_textfp SET source = NULL, story = key, score = NULL WHERE source IS NOT NULL AND key % 2 = 0;
+SET client_min_messages = notice;
+CALL textfp_rebuild('many');
+SELECT state, phase, done, total FROM many_textfp_config;
+SELECT count(*) AS differ FROM many_textfp s JOIN first_links f USING (key)
+WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
+CALL textfp_rebuild('many', online => true, batch => 7000);
+SET maintenance_work_mem = '1MB';
+CALL textfp_rebuild('many', batch => 7000);
+RESET maintenance_work_mem;
+CREATE TABLE few (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO few SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute', (SELECT body FROM many WHERE id = i) FROM generate_series(1, 30) i;
+CALL textfp_track('few', 'body', 'id', 'at', method => 'minhash');
+CALL textfp_rebuild('few');
+DO $$
+BEGIN
+	CALL textfp_rebuild('few', online => NULL);
+EXCEPTION WHEN null_value_not_allowed THEN
+	RAISE NOTICE 'online NULL: %', SQLERRM;
+END
+$$;
+SET client_min_messages = warning;
+
 RESET search_path;
 DROP SCHEMA track_batch CASCADE;

@@ -334,5 +334,53 @@ ORDER BY c.name \gexec
 SELECT * FROM multi_results ORDER BY name;
 SELECT * FROM report_results WHERE seed IS NULL ORDER BY name;
 
+-- The two rebuilds: textfp_rebuild() at once in memory (SimHash, the
+-- default; MinHash falls back to batches) and in batches (online => true)
+-- both give the rule's links, from a store whose links were scrambled (no
+-- source, the row itself or no earlier row as source or story, a score of
+-- 99 or none): for each registration above on the fixture and a row without
+-- text, and for uuid keys with many equal times (ties decided by the key).
+CREATE FUNCTION pg_temp.scramble(store regclass) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint;
+BEGIN
+	EXECUTE format('UPDATE %1$s s SET source = CASE WHEN abs(hashtext(s.key::text)) %% 3 = 0 THEN NULL ELSE s.key END,
+			story = CASE WHEN abs(hashtext(s.key::text)) %% 2 = 0 THEN s.key ELSE (SELECT o.key FROM %1$s o ORDER BY o.key DESC LIMIT 1) END,
+			score = CASE WHEN abs(hashtext(s.key::text)) %% 5 = 0 THEN NULL ELSE 99 END
+		WHERE abs(hashtext(s.key::text || ''x'')) %% 3 <> 0', store);
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN n;
+END
+$$;
+CREATE TABLE rebuild_results (name text, scrambled_differ_from_rule boolean, fast_differs_from_rule bigint,
+	online_differs_from_rule bigint, fast_differs_from_online bigint);
+CREATE TABLE rb_uuid (id uuid PRIMARY KEY, site text, at timestamptz NOT NULL, body text);
+INSERT INTO rb_uuid SELECT md5(f.id::text)::uuid, f.site, date_trunc('day', f.at), f.body FROM fixture f;
+INSERT INTO rb_uuid VALUES (md5('no text')::uuid, 'site1', '2025-01-02', NULL);
+SELECT count(*) AS uuid_rows, count(DISTINCT at) AS uuid_times FROM rb_uuid;
+CALL textfp_track('rb_uuid', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 9, cohesion => 12);
+SELECT x.stmt
+FROM (SELECT c.name, format('rb_%s', c.name) AS t, c.method, c.threshold, c.cohesion FROM configs c
+	  UNION ALL SELECT 'uuid', 'rb_uuid', 'simhash', 9, 12) c,
+LATERAL (VALUES
+	(1, CASE WHEN c.name <> 'uuid' THEN format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', c.t, c.name) END),
+	(2, CASE WHEN c.name <> 'uuid' THEN format('INSERT INTO %I (id, site, at, body) SELECT id, site, at, body FROM fixture UNION ALL SELECT 999, ''site1'', ''2025-01-02'', NULL', c.t) END),
+	(3, CASE WHEN c.name <> 'uuid' THEN (SELECT pg_temp.track(k, c.t) FROM configs k WHERE k.name = c.name) END),
+	(4, format('SELECT pg_temp.scramble(%L)', c.t || '_textfp')),
+	(5, format('INSERT INTO rebuild_results (name, scrambled_differ_from_rule) SELECT %L, pg_temp.oracle_diff(%L, %L, %s, %s) > 0',
+		c.name, c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'))),
+	(6, format('CALL textfp_rebuild(%L)', c.t)),
+	(7, format('UPDATE rebuild_results SET fast_differs_from_rule = pg_temp.oracle_diff(%L, %L, %s, %s) WHERE name = %L',
+		c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'), c.name)),
+	(8, format('CREATE TABLE %I AS SELECT * FROM %I', c.t || '_fast', c.t || '_textfp')),
+	(9, format('SELECT pg_temp.scramble(%L)', c.t || '_textfp')),
+	(10, format('CALL textfp_rebuild(%L, online => true)', c.t)),
+	(11, format('UPDATE rebuild_results SET online_differs_from_rule = pg_temp.oracle_diff(%L, %L, %s, %s), fast_differs_from_online = pg_temp.store_diff(%L, %L) WHERE name = %L',
+		c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'), c.t || '_fast', c.t || '_textfp', c.name))
+) x(n, stmt)
+WHERE x.stmt IS NOT NULL
+ORDER BY c.name, x.n \gexec
+SELECT * FROM rebuild_results ORDER BY name;
+
 RESET search_path;
 DROP SCHEMA track_order CASCADE;

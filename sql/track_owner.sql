@@ -126,13 +126,15 @@ SET ROLE regress_track_intruder;
 SELECT pg_temp.failure($$CALL textfp_rebuild('victim')$$);
 SELECT pg_temp.failure($$SELECT textfp_untrack('victim')$$);
 -- the internal steps refuse as well: textfp_track_register
--- (textfp_check_owner), textfp_track_link and textfp_track_invalidate (the
--- owner's privileges, checked in C), and textfp_track_fill and
+-- (textfp_check_owner), textfp_track_link, textfp_track_link_all (which
+-- would lock the table) and textfp_track_invalidate (the owner's
+-- privileges, checked in C), and textfp_track_fill and
 -- textfp_track_progress (textfp_track_exec, which runs their statements as
 -- the owner for a caller with the owner's privileges)
 SELECT pg_temp.failure($$SELECT textfp_track_register('victim', 'body', 'id', 'at', NULL, 'simhash', NULL, 3, 'off', 'all', '{}', NULL, NULL, false)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_fill('victim_textfp_config', NULL, 10)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_link('victim_textfp_config', NULL, NULL, 10)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_link_all('victim_textfp_config')$$);
 SELECT pg_temp.failure($$SELECT textfp_track_invalidate('victim_textfp_config')$$);
 SELECT pg_temp.failure($$SELECT textfp_track_progress('victim_textfp_config', 'ready', NULL, 0, 0)$$);
 -- nor read what it may not: the store and the registration are the owner's

@@ -19,6 +19,7 @@
  *   track_pending.c rows the dedup trigger let in that are not in the store yet
  *   track_batch.c   the batches of textfp_track() and textfp_rebuild()
  *   track_story.c   the story summary the reports read, and its folds
+ *   track_fast.c    relinking every row at once in memory (SimHash)
  */
 #ifndef TEXTFP_TRACK_H
 #define TEXTFP_TRACK_H
@@ -158,7 +159,11 @@ typedef struct TrackNear
 	bool		site_null;
 	double		score;			/* Hamming distance or Jaccard estimate */
 	bool		earlier;		/* (at, key) before the row asked about */
+	int32		idx;			/* the row's number in the fast relink (track_fast.c); -1 elsewhere */
 } TrackNear;
+
+/* The fingerprint of the original of a near row's story (false: none). */
+typedef bool (*TrackRootFp) (TrackConfig *c, const TrackNear *y, Datum *fp, void *arg);
 
 /* track_config.c */
 extern TrackConfig *track_get_config(Oid config_relid, Relation rel);
@@ -170,7 +175,7 @@ extern const char *track_key_text(TrackConfig *c, Datum key);
 
 /* track_store.c: each runs as T's owner, with SPI connected by the caller */
 extern void track_prepare_plans(TrackConfig *c);
-extern const char *track_operator_sql(Oid opr);
+extern char *track_operator_sql(Oid opr);
 extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
 extern int	track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap);
 extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);
@@ -195,6 +200,11 @@ extern void track_maybe_fold(TrackConfig *c);
 extern void track_link_new(TrackConfig *c, TrackRow *row, Snapshot snap);
 extern void track_relink_from(TrackConfig *c, Datum fp, bool fp_null, Datum at, Datum key, bool include_self);
 extern bool track_relink_row(TrackConfig *c, Datum key, bool *changed);
+extern int	track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n,
+							  TrackRootFp root_fp, void *arg, TrackRow *link);
+
+/* track_fast.c: every link at once, in memory (SimHash) */
+extern bool track_link_all_in_memory(TrackConfig *c, int64 *rows, int64 *changed);
 
 /* track_pending.c: rows the dedup trigger let in, not in the store yet */
 extern void track_pending_add(TrackConfig *c, const TrackRow *row);

@@ -17,6 +17,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -291,6 +292,65 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	table_close(rel, AccessShareLock);
 	PG_RETURN_INT64((int64) n);
+}
+
+/*
+ * textfp_track_link_all(config regclass) returns (rows bigint, changed
+ * bigint): relinks every row of the store at once, in memory, in the
+ * calling transaction (track_fast.c), holding SHARE on the table (writers
+ * wait; readers go on) and SHARE ROW EXCLUSIVE on the store (the batches of
+ * another rebuild wait) until it ends.  NULLs, with a NOTICE saying why,
+ * when it does not apply: a MinHash registration, or a store larger than
+ * maintenance_work_mem; the caller then links in batches.
+ */
+PG_FUNCTION_INFO_V1(textfp_track_link_all);
+Datum
+textfp_track_link_all(PG_FUNCTION_ARGS)
+{
+	Oid			config_relid = PG_GETARG_OID(0);
+	Relation	rel;
+	TrackConfig *c;
+	TupleDesc	tupdesc;
+	Datum		values[2];
+	bool		nulls[2] = {true, true};
+	int64		rows = 0;
+	int64		changed = 0;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	rel = table_open(registered_table(config_relid), AccessShareLock);
+	if (!has_privs_of_role(GetUserId(), rel->rd_rel->relowner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", RelationGetRelationName(rel))));
+	c = track_get_config(config_relid, rel);
+	PG_TRY();
+	{
+		if (c->minhash)
+			ereport(NOTICE,
+					(errmsg("textfp: a MinHash registration: linking in batches")));
+		else
+		{
+			LockRelationOid(RelationGetRelid(rel), ShareLock);
+			LockRelationOid(c->store_relid, ShareRowExclusiveLock);
+			if (SPI_connect() != SPI_OK_CONNECT)
+				elog(ERROR, "SPI_connect failed");
+			if (track_link_all_in_memory(c, &rows, &changed))
+			{
+				values[0] = Int64GetDatum(rows);
+				values[1] = Int64GetDatum(changed);
+				nulls[0] = nulls[1] = false;
+			}
+			SPI_finish();
+		}
+	}
+	PG_FINALLY();
+	{
+		track_release_config(c);
+	}
+	PG_END_TRY();
+	table_close(rel, AccessShareLock);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
 
 /*

@@ -90,17 +90,18 @@ near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
 }
 
 /*
- * Whether a row (fp) is within the cohesion bound of the original of story.
- * The original is often among the row's near rows, whose scores are at hand
- * (*origs: the indexes of the earlier near rows that are originals, listed
- * at the first call); and SimHash's near rows are every row within the
- * threshold, so an original not among them is further than a bound no
- * looser than the threshold.  Else the original's fingerprint is read.
+ * Whether a row (fp) is within the cohesion bound of the original of y's
+ * story.  The original is often among the row's near rows, whose scores are
+ * at hand (*origs: the indexes of the earlier near rows that are originals,
+ * listed at the first call); and SimHash's near rows are every row within
+ * the threshold, so an original not among them is further than a bound no
+ * looser than the threshold.  Else root_fp gives the original's fingerprint.
  */
 static bool
-near_original(TrackConfig *c, Datum fp, Datum story, TrackNear *near, int n, int **origs, int *norigs)
+near_original(TrackConfig *c, Datum fp, const TrackNear *y, TrackNear *near, int n, int **origs, int *norigs,
+			  TrackRootFp root_fp, void *arg)
 {
-	Datum		root_fp;
+	Datum		fp_root;
 
 	if (*origs == NULL)
 	{
@@ -110,23 +111,35 @@ near_original(TrackConfig *c, Datum fp, Datum story, TrackNear *near, int n, int
 				(*origs)[(*norigs)++] = i;
 	}
 	for (int j = 0; j < *norigs; j++)
-		if (same_key(c, near[(*origs)[j]].key, story))
+		if (same_key(c, near[(*origs)[j]].key, y->story))
 			return track_within(c, near[(*origs)[j]].score, c->cohesion);
 	if (!c->minhash && c->cohesion <= c->threshold)
 		return false;
-	return track_root_fp(c, story, &root_fp, GetLatestSnapshot()) &&
-		track_within(c, track_score(c, fp, root_fp), c->cohesion);
+	return root_fp(c, y, &fp_root, arg) && track_within(c, track_score(c, fp, fp_root), c->cohesion);
+}
+
+/* The original of y's story as the store has it now. */
+static bool
+store_root_fp(TrackConfig *c, const TrackNear *y, Datum *fp, void *arg)
+{
+	return track_root_fp(c, y->story, fp, GetLatestSnapshot());
 }
 
 /*
- * The link of a row (key, at, fp) given its near rows: into link (source,
- * story, score).
+ * The rule: the link of a row (key, fp) given its near rows (nearest first,
+ * then by (at, key): track_near()'s order) into link (source, story, score);
+ * returns the index in near[] of the source, -1 for none.  root_fp gives the
+ * fingerprint of a candidate's story's original when the cohesion test needs
+ * it and it is not among near[]: read from the store (the batched path) or
+ * from memory (track_fast.c), the one rule for both.
  */
-static void
-choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n, TrackRow *link)
+int
+track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n,
+				  TrackRootFp root_fp, void *arg, TrackRow *link)
 {
 	int		   *origs = NULL;
 	int			norigs = 0;
+	int			chosen = -1;
 
 	link->source_null = true;
 	link->source = (Datum) 0;
@@ -134,7 +147,7 @@ choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, 
 	link->score_null = true;
 	link->score = 0;
 	if (fp_null)
-		return;
+		return -1;
 	for (int i = 0; i < n; i++)
 	{
 		TrackNear  *y = &near[i];
@@ -150,17 +163,25 @@ choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, 
 		if (!isnan(c->cohesion) &&
 			!(same_key(c, y->story, y->key)
 			  ? track_within(c, y->score, c->cohesion)
-			  : near_original(c, fp, y->story, near, n, &origs, &norigs)))
+			  : near_original(c, fp, y, near, n, &origs, &norigs, root_fp, arg)))
 			continue;
 		link->source_null = false;
 		link->source = y->key;
 		link->story = y->story;
 		link->score_null = false;
 		link->score = y->score;
+		chosen = i;
 		break;
 	}
 	if (origs != NULL)
 		pfree(origs);
+	return chosen;
+}
+
+static void
+choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n, TrackRow *link)
+{
+	(void) track_choose_link(c, key, fp, fp_null, near, n, store_root_fp, NULL, link);
 }
 
 static bool

@@ -33,7 +33,7 @@
 #include "track.h"
 
 /* OPERATOR(schema.name) of an operator, for SQL text. */
-const char *
+char *
 track_operator_sql(Oid opr)
 {
 	HeapTuple	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(opr));
@@ -257,6 +257,7 @@ track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snaps
 		MemoryContextSwitchTo(old);
 		r[n].score = DatumGetFloat8(SPI_getbinval(tup, d, 4, &isnull));
 		r[n].earlier = track_compare(c, r[n].at, r[n].key, at, key) < 0;
+		r[n].idx = -1;
 		n++;
 	}
 	SPI_freetuptable(SPI_tuptable);

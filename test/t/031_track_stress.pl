@@ -195,15 +195,17 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON news, guarded TO tenant;
 				push @benches, \%b;
 			}
 		}
-		# meanwhile the owner registers news (fingerprints, then links in time
-		# order, in batches) and then rebuilds it, in batches, writers going on
+		# meanwhile the owner registers news (fingerprints in batches, then
+		# links in time order: SimHash at once in memory, writers waiting for
+		# the pass; MinHash in batches) and then rebuilds it, in batches,
+		# writers going on
 		my ($mout, $merr) = ('', '');
 		my $maint = IPC::Run::start(
 			[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', $node->host, '-p', $node->port, '-d', 'postgres',
 			  '-c', 'SET client_min_messages = warning',
 			  '-c', "CALL textfp_track('news', 'body', 'id', 'at', site_column => 'site', method => '$method', threshold => $threshold, batch => 200)",
 			  '-c', "SELECT 'registered ' || clock_timestamp()",
-			  '-c', "CALL textfp_rebuild('news', batch => 200)",
+			  '-c', "CALL textfp_rebuild('news', online => true, batch => 200)",
 			  '-c', "SELECT 'rebuilt ' || clock_timestamp()" ],
 			'>', \$mout, '2>', \$merr);
 		$maint->finish;

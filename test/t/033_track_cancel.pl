@@ -1,5 +1,5 @@
 # Tracked tables answer a cancel: textfp_track() in its fill (fingerprints)
-# and in its links, textfp_rebuild(), and a late arrival whose trigger
+# and in its links, textfp_rebuild() in batches (online), and a late arrival whose trigger
 # relinks a story of 1,500 rows, each cancelled while it runs; the latency,
 # from pg_cancel_backend() to the backend's return to idle (both clocks the
 # server's), must stay under the bound of test/t/003_cancel.pl (1 s, for a
@@ -138,13 +138,14 @@ is($node->safe_psql('postgres', 'SELECT state FROM news_textfp_config'), 'ready'
 is($node->safe_psql('postgres', $mirror), '0', 'and the store holds every row, fingerprinted');
 
 $node->safe_psql('postgres', q{SELECT textfp_untrack('news')});
+# (in batches: a store larger than maintenance_work_mem, as 1MB makes any)
 cancel_case('textfp_track, links',
-	"CALL textfp_track('news', 'body', 'id', 'at', method => 'simhash', threshold => 10, batch => 100)",
+	"SET maintenance_work_mem = '1MB';\nCALL textfp_track('news', 'body', 'id', 'at', method => 'simhash', threshold => 10, batch => 100)",
 	"SELECT await_progress('links', :since, $wait_s)");
 is($node->safe_psql('postgres', 'SELECT state FROM news_textfp_config'), 'linking', 'left linking');
 
 cancel_case('textfp_rebuild',
-	"CALL textfp_rebuild('news', batch => 100)",
+	"CALL textfp_rebuild('news', online => true, batch => 100)",
 	"SELECT await_progress('links', :since, $wait_s)");
 $node->safe_psql('postgres', q{SET client_min_messages = warning; CALL textfp_rebuild('news', batch => 500)});
 is($node->safe_psql('postgres', 'SELECT state FROM news_textfp_config'), 'ready', 'textfp_rebuild() finishes it');
