@@ -173,6 +173,23 @@ extern int	track_compare(TrackConfig *c, Datum at1, Datum key1, Datum at2, Datum
 extern bool track_better(TrackConfig *c, double score1, double score2);
 extern const char *track_key_text(TrackConfig *c, Datum key);
 
+/*
+ * Running as T's owner (track_store.c): in a security-restricted operation,
+ * past row-level security, under search_path pg_catalog, pg_temp, in a GUC
+ * nest level rolled back on leaving: whatever the owner's code sets (SET,
+ * not SET LOCAL) does not outlive it, as PostgreSQL does for the code VACUUM
+ * runs as a table's owner.  lookup: the near-row lookup's settings too
+ * (dedup_lookup_settings()).  Leave in a PG_FINALLY.
+ */
+typedef struct TrackAsOwner
+{
+	Oid			save_userid;
+	int			save_sec;
+	int			level;
+} TrackAsOwner;
+extern void track_as_owner_enter(TrackConfig *c, TrackAsOwner *s, bool lookup);
+extern void track_as_owner_leave(TrackAsOwner *s);
+
 /* track_store.c: each runs as T's owner, with SPI connected by the caller */
 extern void track_prepare_plans(TrackConfig *c);
 extern char *track_operator_sql(Oid opr);

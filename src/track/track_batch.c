@@ -95,6 +95,22 @@ registered_table(Oid config_relid)
 	return relid;
 }
 
+/*
+ * The registration of a configuration table, for a caller with the
+ * privileges of its table's owner (42501 otherwise); the table opened into
+ * *rel (AccessShareLock).
+ */
+static TrackConfig *
+owned_registration(Oid config_relid, Relation *rel)
+{
+	*rel = table_open(registered_table(config_relid), AccessShareLock);
+	if (!has_privs_of_role(GetUserId(), (*rel)->rd_rel->relowner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", RelationGetRelationName(*rel))));
+	return track_get_config(config_relid, *rel);
+}
+
 static Datum
 from_text(Oid type, text *t)
 {
@@ -142,12 +158,7 @@ textfp_track_link(PG_FUNCTION_ARGS)
 				 errmsg("batch must be between 1 and 1000000, not %d", batch)));
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	rel = table_open(registered_table(config_relid), AccessShareLock);
-	if (!has_privs_of_role(GetUserId(), rel->rd_rel->relowner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", RelationGetRelationName(rel))));
-	c = track_get_config(config_relid, rel);
+	c = owned_registration(config_relid, &rel);
 	PG_TRY();
 	{
 		/* the cursor and the result outlive SPI's memory */
@@ -252,12 +263,7 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 	TrackConfig *c;
 	volatile uint64 n = 0;
 
-	rel = table_open(registered_table(config_relid), AccessShareLock);
-	if (!has_privs_of_role(GetUserId(), rel->rd_rel->relowner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", RelationGetRelationName(rel))));
-	c = track_get_config(config_relid, rel);
+	c = owned_registration(config_relid, &rel);
 	PG_TRY();
 	{
 		if (SPI_connect() != SPI_OK_CONNECT)
@@ -318,12 +324,7 @@ textfp_track_link_all(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	rel = table_open(registered_table(config_relid), AccessShareLock);
-	if (!has_privs_of_role(GetUserId(), rel->rd_rel->relowner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", RelationGetRelationName(rel))));
-	c = track_get_config(config_relid, rel);
+	c = owned_registration(config_relid, &rel);
 	PG_TRY();
 	{
 		if (c->minhash)

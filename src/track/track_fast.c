@@ -92,19 +92,12 @@ static int
 exec_as_owner(TrackConfig *c, const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
 			  bool read_only, Portal *portal)
 {
-	Oid			save_userid;
-	int			save_sec;
-	int			level;
+	TrackAsOwner as;
 	volatile int rc = 0;
 
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
-						   SECURITY_RESTRICTED_OPERATION);
+	track_as_owner_enter(c, &as, false);
 	PG_TRY();
 	{
-		level = NewGUCNestLevel();
-		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
 		if (read_only)
 			PushActiveSnapshot(GetLatestSnapshot());
 		if (portal != NULL)
@@ -113,11 +106,10 @@ exec_as_owner(TrackConfig *c, const char *sql, int nargs, Oid *types, Datum *val
 			rc = SPI_execute_with_args(sql, nargs, types, values, nulls, read_only, 0);
 		if (read_only)
 			PopActiveSnapshot();
-		AtEOXact_GUC(false, level);	/* nothing the owner's code set outlives it */
 	}
 	PG_FINALLY();
 	{
-		SetUserIdAndSecContext(save_userid, save_sec);
+		track_as_owner_leave(&as);
 	}
 	PG_END_TRY();
 	if (rc < 0)
@@ -129,24 +121,16 @@ exec_as_owner(TrackConfig *c, const char *sql, int nargs, Oid *types, Datum *val
 static void
 fetch_as_owner(TrackConfig *c, Portal portal)
 {
-	Oid			save_userid;
-	int			save_sec;
-	int			level;
+	TrackAsOwner as;
 
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
-						   SECURITY_RESTRICTED_OPERATION);
+	track_as_owner_enter(c, &as, false);
 	PG_TRY();
 	{
-		level = NewGUCNestLevel();
-		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
 		SPI_cursor_fetch(portal, true, FAST_FETCH);
-		AtEOXact_GUC(false, level);
 	}
 	PG_FINALLY();
 	{
-		SetUserIdAndSecContext(save_userid, save_sec);
+		track_as_owner_leave(&as);
 	}
 	PG_END_TRY();
 }

@@ -164,37 +164,43 @@ track_prepare_plans(TrackConfig *c)
 	AtEOXact_GUC(false, level);
 }
 
+void
+track_as_owner_enter(TrackConfig *c, TrackAsOwner *s, bool lookup)
+{
+	GetUserIdAndSecContext(&s->save_userid, &s->save_sec);
+	SetUserIdAndSecContext(c->owner, s->save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
+						   SECURITY_RESTRICTED_OPERATION);
+	s->level = lookup ? dedup_lookup_settings() : NewGUCNestLevel();
+	/* the plan cache parses a plan again under the search_path it runs under */
+	(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+}
+
+void
+track_as_owner_leave(TrackAsOwner *s)
+{
+	AtEOXact_GUC(false, s->level);
+	SetUserIdAndSecContext(s->save_userid, s->save_sec);
+}
+
 /* Runs a plan as T's owner (past row-level security: the store is textfp's). */
 static int
 run(TrackConfig *c, TrackPlan p, Datum *values, const char *nulls, Snapshot snap, bool read_only, long count)
 {
-	Oid			save_userid;
-	int			save_sec;
+	TrackAsOwner as;
 	volatile int rc = 0;
-	volatile int level = 0;
 
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
-						   SECURITY_RESTRICTED_OPERATION);
-	/*
-	 * A replan keeps the index path, and parses under pg_catalog; whatever
-	 * the owner's code set (SET, not SET LOCAL) is rolled back when done,
-	 * as PostgreSQL does for the code VACUUM runs as a table's owner: it
-	 * must not outlive the statement in the caller's session.
-	 */
-	level = p == PLAN_NEAR ? dedup_lookup_settings() : NewGUCNestLevel();
+	/* a replan of the near-row lookup keeps the index path */
+	track_as_owner_enter(c, &as, p == PLAN_NEAR);
 	PG_TRY();
 	{
-		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
 		rc = snap != InvalidSnapshot
 			? SPI_execute_snapshot(c->plans[p], values, nulls, snap, InvalidSnapshot, read_only, false, count)
 			: SPI_execute_plan(c->plans[p], values, nulls, read_only, count);
 	}
 	PG_FINALLY();
 	{
-		AtEOXact_GUC(false, level);
-		SetUserIdAndSecContext(save_userid, save_sec);
+		track_as_owner_leave(&as);
 	}
 	PG_END_TRY();
 	if (rc < 0)
@@ -490,25 +496,17 @@ track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datu
 uint64
 track_run_sql(TrackConfig *c, const char *sql)
 {
-	Oid			save_userid;
-	int			save_sec;
+	TrackAsOwner as;
 	volatile int rc = 0;
-	int			level;
 
-	GetUserIdAndSecContext(&save_userid, &save_sec);
-	SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_NOFORCE_RLS |
-						   SECURITY_RESTRICTED_OPERATION);
-	level = NewGUCNestLevel();
+	track_as_owner_enter(c, &as, false);
 	PG_TRY();
 	{
-		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
 		rc = SPI_execute(sql, false, 0);
 	}
 	PG_FINALLY();
 	{
-		AtEOXact_GUC(false, level);
-		SetUserIdAndSecContext(save_userid, save_sec);
+		track_as_owner_leave(&as);
 	}
 	PG_END_TRY();
 	if (rc < 0)
