@@ -208,6 +208,13 @@ extern uint64 track_run_sql(TrackConfig *c, const char *sql);
 extern double track_score(TrackConfig *c, Datum fp1, Datum fp2);
 extern bool track_within(TrackConfig *c, double score, double bound);
 
+/*
+ * A story's counts over its store rows s, in SQL: what the summary keeps and
+ * what the story report counts live, one definition for both (a NULL site is
+ * no site).
+ */
+#define TRACK_STORY_COUNTS "count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
+
 /* track_story.c: the story summary, folded from the changed stories */
 extern Oid	track_side_table(Oid store_relid, const char *suffix);
 extern char *track_fold_sql(TrackConfig *c, const char *keq);

@@ -285,7 +285,7 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 			n = track_run_sql(c, psprintf(
 				"INSERT INTO %2$s (story, size, sites, site, first_at, last_at) "
 				"SELECT g.story, g.size, g.sites, o.site, o.at, g.last_at FROM "
-				"(SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at "
+				"(SELECT s.story, " TRACK_STORY_COUNTS " "
 				"FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= 2) g JOIN ONLY %1$s o ON o.key %3$s g.story",
 				c->store_name, c->stories_name, keq));
 		}

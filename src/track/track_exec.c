@@ -333,7 +333,7 @@ textfp_track_report(PG_FUNCTION_ARGS)
 					   " WHERE NOT EXISTS (SELECT FROM k WHERE k.story = m.story)"
 					   " UNION ALL"
 					   " SELECT k.story, a.size, a.sites, o.site, o.at, a.last_at FROM k"
-					   " CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
+					   " CROSS JOIN LATERAL (SELECT " TRACK_STORY_COUNTS
 					   " FROM ONLY %1$s s WHERE s.story = k.story) a"
 					   " JOIN ONLY %1$s o ON o.key = k.story)"
 					   " SELECT g.story::text, g.size, g.sites, " SITE_TEXT("g") ", g.first_at::timestamptz, g.last_at::timestamptz"
@@ -345,7 +345,7 @@ textfp_track_report(PG_FUNCTION_ARGS)
 	else if (strcmp(report, "story_report") == 0)
 		sql = psprintf("SELECT g.story::text, g.size, g.sites,"
 					   " " SITE_TEXT("o") ", o.at::timestamptz, g.last_at::timestamptz"
-					   " FROM (SELECT s.story, count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
+					   " FROM (SELECT s.story, " TRACK_STORY_COUNTS
 					   " FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= $2::integer) g"
 					   " JOIN ONLY %1$s o ON o.key = g.story"
 					   " WHERE $1::timestamptz IS NULL OR o.at::timestamptz >= $1::timestamptz"

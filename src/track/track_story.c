@@ -65,7 +65,7 @@ track_fold_sql(TrackConfig *c, const char *keq)
 		"WITH d AS (DELETE FROM ONLY %2$s c RETURNING c.story), "
 		"k AS (SELECT DISTINCT d.story FROM d), "
 		"g AS (SELECT k.story, a.size, a.sites, a.last_at FROM k CROSS JOIN LATERAL "
-		"(SELECT count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at "
+		"(SELECT " TRACK_STORY_COUNTS " "
 		"FROM ONLY %1$s s WHERE s.story %4$s k.story) a), "
 		"x AS (DELETE FROM ONLY %3$s m USING g WHERE m.story %4$s g.story "
 		"AND (g.size < 2 OR NOT EXISTS (SELECT FROM ONLY %1$s o WHERE o.key %4$s g.story))) "
