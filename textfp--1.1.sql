@@ -1901,6 +1901,21 @@ $$;
 COMMENT ON FUNCTION textfp_track_config_shape()
 	IS 'internal: the shape of a registration''s configuration table';
 
+-- The collation a registration's key columns take: "C" for a collatable key
+-- type (text keys ordered by their bytes, whatever the table's collation),
+-- none otherwise; ' collate "C"' as the tables are made and as
+-- textfp_relation_shape() shows them (a type whose own collation is "C"
+-- shows none).
+CREATE FUNCTION textfp_track_key_collate(key_type regtype) RETURNS text
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950)
+		THEN ' collate "C"' ELSE '' END
+$$;
+COMMENT ON FUNCTION textfp_track_key_collate(regtype)
+	IS 'internal: the collation clause of a registration''s key columns for a key type (collate "C", or nothing)';
+
 -- The columns of T_textfp for a key type, time type and site type.
 CREATE FUNCTION textfp_track_store_shape(key_type regtype, time_type regtype, site_type regtype, fp_type regtype)
 RETURNS text
@@ -1910,7 +1925,7 @@ RETURNS text
 	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;wf bigint[];source %1$s%2$s;story %1$s not null%2$s;'
 				  'score double precision;linked_at timestamp with time zone not null default now()|p PRIMARY KEY (key)',
 			format_type(key_type, NULL),
-			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END,
+			@extschema@.textfp_track_key_collate(key_type),
 			format_type(time_type, NULL),
 			coalesce(format_type(site_type, NULL), 'text'),
 			format_type(fp_type, NULL))
@@ -1928,7 +1943,7 @@ RETURNS text
 	SELECT format('story %1$s not null%2$s;size bigint not null;sites bigint not null;site %4$s;first_at %3$s not null;'
 				  'last_at %3$s not null|p PRIMARY KEY (story)',
 			format_type(key_type, NULL),
-			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END,
+			@extschema@.textfp_track_key_collate(key_type),
 			format_type(time_type, NULL),
 			coalesce(format_type(site_type, NULL), 'text'))
 $$;
@@ -1940,7 +1955,7 @@ CREATE FUNCTION textfp_track_changes_shape(key_type regtype) RETURNS text
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 	SELECT format('story %1$s not null%2$s|', format_type(key_type, NULL),
-			CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = key_type::oid) NOT IN (0, 950) THEN ' collate "C"' ELSE '' END)
+			@extschema@.textfp_track_key_collate(key_type))
 $$;
 COMMENT ON FUNCTION textfp_track_changes_shape(regtype)
 	IS 'internal: the shape of a registration''s list of changed stories for this key type';
@@ -2143,6 +2158,7 @@ DECLARE
 	sty text;
 	chg text;
 	ktype regtype;
+	kcoll text;
 	ttype regtype;
 	stype regtype;
 	txtype regtype;
@@ -2371,6 +2387,7 @@ BEGIN
 	END IF;
 
 	-- the tables, owned by the table's owner
+	kcoll := @extschema@.textfp_track_key_collate(ktype);
 	EXECUTE format('CREATE TABLE %s (
 		singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
 		format integer NOT NULL,
@@ -2409,10 +2426,10 @@ BEGIN
 		story %s NOT NULL%s,
 		score double precision,
 		linked_at timestamptz NOT NULL DEFAULT now())', st,
-		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END,
+		ktype, kcoll,
 		ttype, coalesce(stype, 'text'::regtype), fptype,
-		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END,
-		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END);
+		ktype, kcoll,
+		ktype, kcoll);
 	-- the stories of two rows or more as of the last fold, and the stories
 	-- changed since (appended by every write, folded now and then): the
 	-- reports read both, never a row every writer updates (track_story.c)
@@ -2423,10 +2440,10 @@ BEGIN
 		site %s,
 		first_at %s NOT NULL,
 		last_at %s NOT NULL)', sty,
-		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END,
+		ktype, kcoll,
 		coalesce(stype, 'text'::regtype), ttype, ttype);
 	EXECUTE format('CREATE TABLE %s (story %s NOT NULL%s)', chg,
-		ktype, CASE WHEN (SELECT t.typcollation FROM pg_type t WHERE t.oid = ktype::oid) <> 0 THEN ' COLLATE "C"' ELSE '' END);
+		ktype, kcoll);
 	EXECUTE format('CREATE INDEX ON %s (story)', st);
 	EXECUTE format('CREATE INDEX ON %s (source)', st);
 	EXECUTE format('CREATE INDEX ON %s (at, key)', st);
