@@ -1922,7 +1922,8 @@ RETURNS text
 	LANGUAGE sql STABLE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
-	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;wf bigint[];source %1$s%2$s;story %1$s not null%2$s;'
+	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;wf bigint[];source %1$s%2$s;source_site %4$s;'
+				  'story %1$s not null%2$s;'
 				  'score double precision;linked_at timestamp with time zone not null default now()|p PRIMARY KEY (key)',
 			format_type(key_type, NULL),
 			@extschema@.textfp_track_key_collate(key_type),
@@ -1959,6 +1960,29 @@ CREATE FUNCTION textfp_track_changes_shape(key_type regtype) RETURNS text
 $$;
 COMMENT ON FUNCTION textfp_track_changes_shape(regtype)
 	IS 'internal: the shape of a registration''s list of changed stories for this key type';
+
+-- The columns of T_textfp_reprints (links by the source's site and the
+-- copy's site, as of the last fold) and of T_textfp_reprint_changes (the
+-- site pairs changed since).
+CREATE FUNCTION textfp_track_reprints_shape(site_type regtype) RETURNS text
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT format('source_site %1$s;site %1$s;reprints bigint not null;stories bigint not null;median_delay interval not null'
+				  '|u UNIQUE NULLS NOT DISTINCT (source_site, site)',
+			coalesce(format_type(site_type, NULL), 'text'))
+$$;
+COMMENT ON FUNCTION textfp_track_reprints_shape(regtype)
+	IS 'internal: the shape of a registration''s summary of reprints by site pair for this site type';
+
+CREATE FUNCTION textfp_track_reprint_changes_shape(site_type regtype) RETURNS text
+	LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT format('source_site %1$s;site %1$s|', coalesce(format_type(site_type, NULL), 'text'))
+$$;
+COMMENT ON FUNCTION textfp_track_reprint_changes_shape(regtype)
+	IS 'internal: the shape of a registration''s list of changed site pairs for this site type';
 
 -- What is wrong with the types of a registration's columns, or NULL: those
 -- textfp_track_register accepts.  A later ALTER ... TYPE must not let a
@@ -2008,7 +2032,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION textfp_track_side_table(regclass, text)
-	IS 'internal: a registration''s table named after its store with a suffix (_stories, _changes)';
+	IS 'internal: a registration''s table named after its store with a suffix (_stories, _changes, _reprints, _reprint_changes)';
 
 -- A registration's configuration table, checked: textfp's shape, owned by
 -- source's owner, registering source; returns its store, checked likewise.
@@ -2075,6 +2099,16 @@ BEGIN
 		@extschema@.textfp_track_changes_shape(
 			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype),
 		'story changes');
+	PERFORM @extschema@.textfp_check_owned_table(
+		@extschema@.textfp_track_side_table(st, '_reprints'::text), owner,
+		@extschema@.textfp_track_reprints_shape(
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype),
+		'reprint summary');
+	PERFORM @extschema@.textfp_check_owned_table(
+		@extschema@.textfp_track_side_table(st, '_reprint_changes'::text), owner,
+		@extschema@.textfp_track_reprint_changes_shape(
+			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype),
+		'reprint changes');
 	RETURN st;
 END
 $$;
@@ -2157,6 +2191,8 @@ DECLARE
 	st text;
 	sty text;
 	chg text;
+	rpr text;
+	rpc text;
 	ktype regtype;
 	kcoll text;
 	ttype regtype;
@@ -2195,18 +2231,20 @@ BEGIN
 		RAISE EXCEPTION 'table % is already tracked by textfp', tbl
 			USING ERRCODE = 'duplicate_object', HINT = 'textfp_untrack() first to register it anew.';
 	END IF;
-	IF octet_length(rel) + octet_length('_textfp_stories') > 63 THEN
+	IF octet_length(rel) + octet_length('_textfp_reprint_changes') > 63 THEN
 		RAISE EXCEPTION 'table name "%" is too long for textfp''s tables', rel
 			USING ERRCODE = 'name_too_long',
-				  DETAIL = 'The registration''s tables are named after the table plus "_textfp", "_textfp_config", "_textfp_stories" and "_textfp_changes", at most 63 bytes.';
+				  DETAIL = 'The registration''s tables are named after the table plus "_textfp", "_textfp_config", "_textfp_stories", "_textfp_changes", "_textfp_reprints" and "_textfp_reprint_changes", at most 63 bytes.';
 	END IF;
 	cfg := format('%I.%I', nsp, rel || '_textfp_config');
 	st := format('%I.%I', nsp, rel || '_textfp');
 	sty := format('%I.%I', nsp, rel || '_textfp_stories');
 	chg := format('%I.%I', nsp, rel || '_textfp_changes');
-	IF to_regclass(cfg) IS NOT NULL OR to_regclass(st) IS NOT NULL OR to_regclass(sty) IS NOT NULL
-	   OR to_regclass(chg) IS NOT NULL THEN
-		RAISE EXCEPTION 'relation %, %, % or % exists already', cfg, st, sty, chg
+	rpr := format('%I.%I', nsp, rel || '_textfp_reprints');
+	rpc := format('%I.%I', nsp, rel || '_textfp_reprint_changes');
+	IF EXISTS (SELECT FROM pg_catalog.unnest(ARRAY[cfg, st, sty, chg, rpr, rpc]) n WHERE to_regclass(n) IS NOT NULL) THEN
+		RAISE EXCEPTION 'relation % exists already',
+			(SELECT string_agg(n, ', ') FROM pg_catalog.unnest(ARRAY[cfg, st, sty, chg, rpr, rpc]) n WHERE to_regclass(n) IS NOT NULL)
 			USING ERRCODE = 'duplicate_table',
 				  HINT = 'textfp_track() makes the registration''s tables itself: rename or drop those.';
 	END IF;
@@ -2423,12 +2461,14 @@ BEGIN
 		fp %s,
 		wf bigint[],
 		source %s%s,
+		source_site %s,
 		story %s NOT NULL%s,
 		score double precision,
 		linked_at timestamptz NOT NULL DEFAULT now())', st,
 		ktype, kcoll,
 		ttype, coalesce(stype, 'text'::regtype), fptype,
 		ktype, kcoll,
+		coalesce(stype, 'text'::regtype),
 		ktype, kcoll);
 	-- the stories of two rows or more as of the last fold, and the stories
 	-- changed since (appended by every write, folded now and then): the
@@ -2444,8 +2484,21 @@ BEGIN
 		coalesce(stype, 'text'::regtype), ttype, ttype);
 	EXECUTE format('CREATE TABLE %s (story %s NOT NULL%s)', chg,
 		ktype, kcoll);
+	-- the same for who reprints whom: links by the source's site (kept in
+	-- the store as source_site) and the copy's site
+	EXECUTE format('CREATE TABLE %s (
+		source_site %s,
+		site %s,
+		reprints bigint NOT NULL,
+		stories bigint NOT NULL,
+		median_delay interval NOT NULL,
+		UNIQUE NULLS NOT DISTINCT (source_site, site))', rpr,
+		coalesce(stype, 'text'::regtype), coalesce(stype, 'text'::regtype));
+	EXECUTE format('CREATE TABLE %s (source_site %s, site %s)', rpc,
+		coalesce(stype, 'text'::regtype), coalesce(stype, 'text'::regtype));
 	EXECUTE format('CREATE INDEX ON %s (story)', st);
 	EXECUTE format('CREATE INDEX ON %s (source)', st);
+	EXECUTE format('CREATE INDEX ON %s (source_site, site)', st);
 	EXECUTE format('CREATE INDEX ON %s (at, key)', st);
 	IF method = 'simhash' THEN
 		EXECUTE format('CREATE INDEX ON %s USING mih (fp @extschema@.mih_simhash64_ops)', st);
@@ -2464,11 +2517,15 @@ BEGIN
 	EXECUTE format('COMMENT ON TABLE %s IS %L', st, 'textfp store of ' || tbl::text || ': a row per row, its fingerprint and its link to its likely source (source, story, score)');
 	EXECUTE format('COMMENT ON TABLE %s IS %L', sty, 'textfp stories of ' || tbl::text || ' (two rows or more) as of the last fold of ' || chg);
 	EXECUTE format('COMMENT ON TABLE %s IS %L', chg, 'textfp: stories of ' || tbl::text || ' changed since the last fold into ' || sty);
+	EXECUTE format('COMMENT ON TABLE %s IS %L', rpr, 'textfp reprints of ' || tbl::text || ' by source site and site as of the last fold of ' || rpc);
+	EXECUTE format('COMMENT ON TABLE %s IS %L', rpc, 'textfp: site pairs of ' || tbl::text || ' changed since the last fold into ' || rpr);
 	IF (SELECT c.relowner FROM pg_class c WHERE c.oid = to_regclass(cfg)::oid) <> owner THEN
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', cfg, owner::regrole::text);
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', st, owner::regrole::text);
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', sty, owner::regrole::text);
 		EXECUTE format('ALTER TABLE %s OWNER TO %I', chg, owner::regrole::text);
+		EXECUTE format('ALTER TABLE %s OWNER TO %I', rpr, owner::regrole::text);
+		EXECUTE format('ALTER TABLE %s OWNER TO %I', rpc, owner::regrole::text);
 	END IF;
 	EXECUTE format('INSERT INTO %s (format, source_table, store_table, text_column, key_column, time_column, site_column,
 			method, preset, idf, excerpts, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope,
@@ -2918,14 +2975,15 @@ BEGIN
 		-- chooses (its trigger names the store): only the owner's own plain
 		-- tables, never another role's table of that name that a caller
 		-- with more privileges (a superuser) could drop.
-		FOREACH suffix IN ARRAY ARRAY['_stories', '_changes'] LOOP
+		FOREACH suffix IN ARRAY ARRAY['_stories', '_changes', '_reprints', '_reprint_changes'] LOOP
 			BEGIN
 				side := @extschema@.textfp_track_side_table(st, suffix);
 			EXCEPTION WHEN undefined_table THEN
 				CONTINUE;
 			END;
 			PERFORM @extschema@.textfp_check_owned_table(side, (SELECT c.relowner FROM pg_class c WHERE c.oid = tbl::oid),
-				NULL::text, CASE suffix WHEN '_stories' THEN 'story summary' ELSE 'story changes' END);
+				NULL::text, CASE suffix WHEN '_stories' THEN 'story summary' WHEN '_changes' THEN 'story changes'
+								  WHEN '_reprints' THEN 'reprint summary' ELSE 'reprint changes' END);
 			EXECUTE format('DROP TABLE %s', side);
 		END LOOP;
 		EXECUTE format('DROP TABLE %s, %s', st, cfg);
@@ -2933,7 +2991,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION textfp_untrack(regclass)
-	IS 'ends a table''s registration: drops its triggers, its store, its story summary and changes, and its configuration table';
+	IS 'ends a table''s registration: drops its triggers, its store, its story and reprint summaries and their changes, and its configuration table';
 
 -- ----- what the store says -----
 

@@ -185,10 +185,10 @@ CREATE FUNCTION pg_temp.store_diff(a regclass, b regclass) RETURNS bigint LANGUA
 DECLARE
 	n bigint;
 BEGIN
-	EXECUTE format('SELECT count(*) FROM ((SELECT key, at, site, fp::text, source, story, score FROM %1$s
-			EXCEPT SELECT key, at, site, fp::text, source, story, score FROM %2$s)
-		UNION ALL (SELECT key, at, site, fp::text, source, story, score FROM %2$s
-			EXCEPT SELECT key, at, site, fp::text, source, story, score FROM %1$s)) d', a, b) INTO n;
+	EXECUTE format('SELECT count(*) FROM ((SELECT key, at, site, fp::text, source, source_site, story, score FROM %1$s
+			EXCEPT SELECT key, at, site, fp::text, source, source_site, story, score FROM %2$s)
+		UNION ALL (SELECT key, at, site, fp::text, source, source_site, story, score FROM %2$s
+			EXCEPT SELECT key, at, site, fp::text, source, source_site, story, score FROM %1$s)) d', a, b) INTO n;
 	RETURN n;
 END
 $$;
@@ -260,6 +260,15 @@ CREATE FUNCTION pg_temp.report_diff(tbl regclass) RETURNS bigint LANGUAGE sql AS
 		UNION ALL
 		(SELECT * FROM textfp_story_report(tbl, min_size => 1) r WHERE r.size >= 2 EXCEPT ALL SELECT * FROM textfp_story_report(tbl))) d
 $$;
+-- the same for who reprints whom: the summary's answer and the whole
+-- store's (since => '-infinity': counted from every link, grouping by the
+-- source row's own site, not the site the link keeps)
+CREATE FUNCTION pg_temp.reprints_diff(tbl regclass) RETURNS bigint LANGUAGE sql AS $$
+	SELECT count(*) FROM (
+		(SELECT * FROM textfp_reprints(tbl, same_site => true) EXCEPT ALL SELECT * FROM textfp_reprints(tbl, '-infinity', true))
+		UNION ALL
+		(SELECT * FROM textfp_reprints(tbl, '-infinity', true) EXCEPT ALL SELECT * FROM textfp_reprints(tbl, same_site => true))) d
+$$;
 CREATE FUNCTION pg_temp.fold_diff(tbl regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
 	n bigint;
@@ -273,10 +282,20 @@ BEGIN
 		 EXCEPT ALL SELECT story::text, size, sites, site::text, first_at, last_at FROM %1$s_textfp_stories)) d', tbl, tbl)
 		INTO n;
 	EXECUTE format('SELECT $1 + count(*) FROM %s_textfp_changes', tbl) INTO n USING n;
+	-- the reprint summary right after the fold, and its changes
+	EXECUTE format('SELECT $1 + count(*) FROM (
+		(SELECT source_site::text, site::text, reprints, stories, median_delay FROM %1$s_textfp_reprints
+		 EXCEPT ALL SELECT * FROM textfp_reprints(%2$L, ''-infinity'', true))
+		UNION ALL
+		(SELECT * FROM textfp_reprints(%2$L, ''-infinity'', true)
+		 EXCEPT ALL SELECT source_site::text, site::text, reprints, stories, median_delay FROM %1$s_textfp_reprints)) d', tbl, tbl)
+		INTO n USING n;
+	EXECUTE format('SELECT $1 + count(*) FROM %s_textfp_reprint_changes', tbl) INTO n USING n;
 	RETURN n;
 END
 $$;
-CREATE TABLE report_results (name text, seed integer, report_differs bigint, summary_differs bigint, stories bigint);
+CREATE TABLE report_results (name text, seed integer, report_differs bigint, reprints_differ bigint, summary_differs bigint,
+	stories bigint, site_pairs bigint);
 
 -- the arrivals: each config in one or two seeds, a statement a row or in
 -- batches, two of them with a textfp_rebuild halfway
@@ -293,8 +312,9 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	format('SELECT pg_temp.arrive(%L, %s, %L, 0, %s)', t, r.seed, r.batched, coalesce(r.split, 1e9)),
 	CASE WHEN r.split IS NOT NULL THEN format('CALL textfp_rebuild(%L)', t) END,
 	CASE WHEN r.split IS NOT NULL THEN format('SELECT pg_temp.arrive(%L, %s, %L, %s, 1e9)', t, r.seed, r.batched, r.split) END,
-	format('INSERT INTO report_results SELECT %L, %s, pg_temp.report_diff(%L), pg_temp.fold_diff(%L), (SELECT count(*) FROM %I)',
-		r.name, r.seed, t, t, t || '_textfp_stories'),
+	format('INSERT INTO report_results SELECT %L, %s, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.fold_diff(%L),
+		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I)',
+		r.name, r.seed, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),
 	format('INSERT INTO results SELECT %L, %s, %L, %L, (SELECT count(*) FROM ((SELECT id, site, at, body FROM %I EXCEPT SELECT id, site, at, body FROM %I)
@@ -318,10 +338,12 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	format('UPDATE %I SET at = at + (id %% 3) * interval ''5 hours''', t),
 	format('UPDATE %I x SET body = (SELECT f.body FROM fixture f WHERE f.id = (x.id * 5) %% 83 + 1) WHERE x.id %% 5 = 0', t),
 	format('DELETE FROM %I WHERE id %% 7 = 0', t),
+	format('UPDATE %I SET site = CASE WHEN id %% 13 = 0 THEN NULL ELSE ''site'' || (id %% 3) END WHERE id %% 4 = 2', t),
 	format('UPDATE %I SET id = id + 1000, at = at - interval ''1 day'', body = body || '' tail'' WHERE id %% 6 = 1', t),
 	format('WITH d AS (DELETE FROM %1$I WHERE id %% 11 = 0 RETURNING *) INSERT INTO %1$I (id, site, at, body) SELECT id + 5000, site, at + interval ''3 hours'', body FROM d', t),
-	format('INSERT INTO report_results SELECT %L, NULL, pg_temp.report_diff(%L), pg_temp.fold_diff(%L), (SELECT count(*) FROM %I)',
-		t, t, t, t || '_textfp_stories'),
+	format('INSERT INTO report_results SELECT %L, NULL, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.fold_diff(%L),
+		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I)',
+		t, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),
 	format('INSERT INTO multi_results SELECT %L, (SELECT count(*) FROM %I x WHERE NOT EXISTS (SELECT FROM %I s WHERE s.key::text = %s::text COLLATE "C" AND s.at = x.at)),

@@ -75,6 +75,8 @@ typedef enum TrackPlan
 	PLAN_NEXT,					/* the next rows in (at, key) order after ($1, $2), at most $3 */
 	PLAN_FIRST,					/* the first rows in (at, key) order, at most $1 */
 	PLAN_FOLD,					/* fold the changed stories into the summary */
+	PLAN_FOLD_PAIRS,			/* fold the changed site pairs into theirs */
+	PLAN_CHILDREN,				/* the keys of the rows whose source is key $1 */
 	PLAN_COUNT
 } TrackPlan;
 
@@ -91,9 +93,14 @@ typedef struct TrackConfig
 	struct TrackConfig *next_retired;
 	Oid			stories_relid;	/* T_textfp_stories (track_story.c) */
 	Oid			changes_relid;	/* T_textfp_changes */
+	Oid			reprints_relid; /* T_textfp_reprints */
+	Oid			reprint_changes_relid;	/* T_textfp_reprint_changes */
 	char	   *store_name;		/* quoted, schema-qualified */
 	char	   *stories_name;
 	char	   *changes_name;
+	char	   *reprints_name;
+	char	   *reprint_changes_name;
+	char	   *site_eq;		/* OPERATOR(...) of the store's site type's equality */
 	char	   *nsp;			/* textfp's schema */
 
 	/* T's columns */
@@ -215,9 +222,18 @@ extern bool track_within(TrackConfig *c, double score, double bound);
  */
 #define TRACK_STORY_COUNTS "count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
 
-/* track_story.c: the story summary, folded from the changed stories */
+/*
+ * A site pair's counts over the links of copies c to their sources o: the
+ * reprint summary's and the reprints report's, as above.
+ */
+#define TRACK_PAIR_COUNTS "count(*) AS reprints, count(DISTINCT c.story) AS stories, " \
+	"percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz) AS median_delay"
+
+/* track_story.c: the summaries, folded from the changed stories and site pairs */
 extern Oid	track_side_table(Oid store_relid, const char *suffix);
+extern char *track_pair_match(const char *a, const char *b, const char *seq);
 extern char *track_fold_sql(TrackConfig *c, const char *keq);
+extern char *track_fold_pairs_sql(TrackConfig *c, const char *keq);
 extern void track_maybe_fold(TrackConfig *c);
 
 /* track_link.c */

@@ -249,9 +249,10 @@ textfp_track_link(PG_FUNCTION_ARGS)
 
 /*
  * textfp_track_fold(config regclass, whole boolean) returns bigint: folds the
- * changed stories into the story summary (track_story.c); whole: recounts
- * every story from the store (textfp_track() and textfp_rebuild() when they
- * finish).  Waits for a fold under way.  The stories written.
+ * changed stories and site pairs into the summaries (track_story.c); whole:
+ * recounts every story and site pair from the store (textfp_track() and
+ * textfp_rebuild() when they finish).  Waits for a fold under way.  The rows
+ * written.
  */
 PG_FUNCTION_INFO_V1(textfp_track_fold);
 Datum
@@ -288,6 +289,28 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 				"(SELECT s.story, " TRACK_STORY_COUNTS " "
 				"FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= 2) g JOIN ONLY %1$s o ON o.key %3$s g.story",
 				c->store_name, c->stories_name, keq));
+			if (c->site_att)
+			{
+				/*
+				 * Each link's source_site repaired from its source (the
+				 * in-memory pass writes links without it), then every site
+				 * pair counted.
+				 */
+				(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprint_changes_name));
+				(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprints_name));
+				(void) track_run_sql(c, psprintf(
+					"UPDATE ONLY %1$s c SET source_site = o.site FROM ONLY %1$s o WHERE o.key %2$s c.source "
+					"AND NOT coalesce(c.source_site %3$s o.site, c.source_site IS NULL AND o.site IS NULL)",
+					c->store_name, keq, c->site_eq));
+				(void) track_run_sql(c, psprintf(
+					"UPDATE ONLY %s c SET source_site = NULL WHERE c.source IS NULL AND c.source_site IS NOT NULL",
+					c->store_name));
+				n += track_run_sql(c, psprintf(
+					"INSERT INTO %2$s (source_site, site, reprints, stories, median_delay) "
+					"SELECT c.source_site, c.site, " TRACK_PAIR_COUNTS " "
+					"FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key %3$s c.source GROUP BY c.source_site, c.site",
+					c->store_name, c->reprints_name, keq));
+			}
 		}
 		SPI_finish();
 	}

@@ -71,7 +71,8 @@ invalidate(Datum arg, Oid relid)
 		TrackConfig *c = e->config;
 
 		if (!OidIsValid(relid) || relid == c->relid || relid == c->config_relid || relid == c->store_relid ||
-			relid == c->stories_relid || relid == c->changes_relid)
+			relid == c->stories_relid || relid == c->changes_relid || relid == c->reprints_relid ||
+			relid == c->reprint_changes_relid)
 			c->valid = false;
 	}
 }
@@ -355,6 +356,12 @@ build_config(TrackConfig *c, Relation rel)
 												 get_rel_name(c->stories_relid));
 	c->changes_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->changes_relid)),
 												 get_rel_name(c->changes_relid));
+	c->reprints_relid = track_side_table(c->store_relid, "_reprints");
+	c->reprint_changes_relid = track_side_table(c->store_relid, "_reprint_changes");
+	c->reprints_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->reprints_relid)),
+												  get_rel_name(c->reprints_relid));
+	c->reprint_changes_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->reprint_changes_relid)),
+														 get_rel_name(c->reprint_changes_relid));
 
 	/* T's columns */
 	c->text_att = column_of(desc, text_col, "text", rel);
@@ -372,6 +379,17 @@ build_config(TrackConfig *c, Relation rel)
 	}
 	comparison(c->key_type, &c->key_cmp, c->cxt);
 	comparison(c->time_type, &c->time_cmp, c->cxt);
+	{
+		/* the store's site column: the site's type, or text without one */
+		TypeCacheEntry *tc = lookup_type_cache(c->site_att ? c->site_type : TEXTOID, TYPECACHE_EQ_OPR);
+
+		if (!OidIsValid(tc->eq_opr))
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_FUNCTION),
+					 errmsg("site type %s of table %s has no equality operator", format_type_be(c->site_type),
+							get_rel_name(c->relid))));
+		c->site_eq = track_operator_sql(tc->eq_opr);
+	}
 	{
 		TypeCacheEntry *tc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR_FINFO);
 

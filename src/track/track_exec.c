@@ -37,6 +37,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/tuplestore.h"
+#include "utils/typcache.h"
 
 #include "track.h"
 
@@ -243,6 +244,20 @@ column_type(Oid relid, const char *name)
 	return format_type_be_qualified(get_atttype(relid, att));
 }
 
+/* OPERATOR(...) of the equality of the type of a store's site column. */
+static const char *
+site_eq_sql(Oid relid)
+{
+	Oid			type = get_atttype(relid, get_attnum(relid, "site"));
+	TypeCacheEntry *tc = OidIsValid(type) ? lookup_type_cache(type, TYPECACHE_EQ_OPR) : NULL;
+
+	if (tc == NULL || !OidIsValid(tc->eq_opr))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("the site column of %s has no equality operator", get_rel_name(relid))));
+	return track_operator_sql(tc->eq_opr);
+}
+
 /*
  * A registration's table beside its store rel (track_story.c), quoted: a
  * plain table of rel's owner without row-level security, as the store.
@@ -358,13 +373,37 @@ textfp_track_report(PG_FUNCTION_ARGS)
 					   " WHERE o.source IS NULL AND o.at::timestamptz >= $1::timestamptz"
 					   " ORDER BY o.at, o.key", name);
 	else if (strcmp(report, "reprints") == 0)
-		sql = psprintf("SELECT " SITE_TEXT("o") ","
-					   " " SITE_TEXT("c") ", count(*), count(DISTINCT c.story),"
-					   " percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz)"
-					   " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
-					   " WHERE ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz)"
-					   " AND ($2::boolean OR c.site IS DISTINCT FROM o.site)"
-					   " GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2", name);
+	{
+		/*
+		 * The reprint summary's site pairs, but those changed since its last
+		 * fold, which are recounted from the store through its index on
+		 * (source_site, site); counted from the whole store with since, or
+		 * for a registration without a site column (which keeps no pairs).
+		 * Its configuration table is named after the store, as the
+		 * summaries are.
+		 */
+		const char *seq = site_eq_sql(relid);
+
+		sql = psprintf("WITH f AS (SELECT $1::timestamptz IS NULL AND (SELECT r.site_column IS NOT NULL FROM ONLY %2$s r) AS summed), "
+					   "k AS (SELECT DISTINCT p.source_site, p.site FROM ONLY %3$s p WHERE (SELECT f.summed FROM f)), "
+					   "g AS (SELECT m.source_site, m.site, m.reprints, m.stories, m.median_delay FROM ONLY %4$s m"
+					   " WHERE (SELECT f.summed FROM f) AND NOT EXISTS (SELECT FROM k WHERE %5$s)"
+					   " UNION ALL"
+					   " SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL"
+					   " (SELECT " TRACK_PAIR_COUNTS " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
+					   " WHERE c.source IS NOT NULL AND %6$s) a WHERE a.reprints > 0"
+					   " UNION ALL"
+					   " SELECT o.site, c.site, " TRACK_PAIR_COUNTS " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
+					   " WHERE NOT (SELECT f.summed FROM f)"
+					   " AND ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz) GROUP BY o.site, c.site) "
+					   "SELECT CASE WHEN g.source_site IS NOT NULL THEN format('%%s', g.source_site) END,"
+					   " " SITE_TEXT("g") ", g.reprints, g.stories, g.median_delay FROM g"
+					   " WHERE $2::boolean OR NOT coalesce(g.source_site %7$s g.site, g.source_site IS NULL AND g.site IS NULL)"
+					   " ORDER BY 3 DESC, 1, 2",
+					   name, side_name(relid, owner, "_config"), side_name(relid, owner, "_reprint_changes"),
+					   side_name(relid, owner, "_reprints"), track_pair_match("m", "k", seq),
+					   track_pair_match("c", "k", seq), seq);
+	}
 	else if (strcmp(report, "timeline") == 0)
 		sql = psprintf("SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","
 					   " s.source::text, s.score, s.at::timestamptz - o.at::timestamptz"

@@ -76,8 +76,12 @@ near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
 		int			m = track_near(c, fp, at, key, &mine, GetTransactionSnapshot());
 		bool		same = m == n;
 
+		/* the site too: a link keeps its source's (source_site) */
 		for (int i = 0; same && i < n; i++)
-			same = same_key(c, mine[i].key, (*out)[i].key) && same_key(c, mine[i].story, (*out)[i].story);
+			same = same_key(c, mine[i].key, (*out)[i].key) && same_key(c, mine[i].story, (*out)[i].story) &&
+				mine[i].site_null == (*out)[i].site_null &&
+				(mine[i].site_null || !c->site_att ||
+				 datum_image_eq(mine[i].site, (*out)[i].site, c->site_byval, c->site_len));
 		if (!same)
 			ereport(ERROR,
 					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),

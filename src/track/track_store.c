@@ -76,6 +76,7 @@ track_prepare_plans(TrackConfig *c)
 	TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);
 	const char *keq = track_operator_sql(ktc->eq_opr);
 	const char *near_where;
+	const char *pairs;
 	Oid			t_near[1] = {fptype};
 	Oid			t_key[1] = {c->key_type};
 	Oid			t_row[8] = {c->key_type, c->time_type, c->site_att ? c->site_type : TEXTOID,
@@ -113,48 +114,69 @@ track_prepare_plans(TrackConfig *c)
 		"SELECT s.fp FROM ONLY %s s WHERE s.key %s $1", s, keq), 1, t_key, false);
 	/*
 	 * Every write that changes a story's rows appends the stories it changes
-	 * to T_textfp_changes, in the same statement (one snapshot: o is the row
-	 * before the write), for the story summary (track_story.c).  A new row
-	 * that is its own story changes no story of two rows.
+	 * to T_textfp_changes, and the site pairs of the links it changes to
+	 * T_textfp_reprint_changes, in the same statement (one snapshot: o is the
+	 * row before the write), for the summaries (track_story.c).  A new row
+	 * that is its own story changes no story of two rows.  A link keeps its
+	 * source's site (source_site), which the reprint summary groups by.
+	 * Without a site column there are no site pairs to keep.
 	 */
-	c->plans[PLAN_INSERT] = c->excerpts
-		? prepare(c, psprintf(
-			"WITH o AS (SELECT s.story FROM ONLY %1$s s WHERE s.key %3$s $1), "
-			"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, story, score, wf) "
-			"VALUES ($1, $2, $3, $4, $5, $6, $7, %4$s.winnow($8)) "
-			"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, wf = excluded.wf, "
-			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now() "
-			"RETURNING s.key, s.story), "
-			"l AS (INSERT INTO %2$s (story) SELECT o.story FROM o UNION ALL SELECT w.story FROM w WHERE NOT (w.story %3$s w.key)) "
-			"SELECT 1 FROM w",
-			s, c->changes_name, keq, nsp), 8, t_row, false)
-		: prepare(c, psprintf(
-			"WITH o AS (SELECT s.story FROM ONLY %1$s s WHERE s.key %3$s $1), "
-			"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, story, score) VALUES ($1, $2, $3, $4, $5, $6, $7) "
-			"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
-			"source = excluded.source, story = excluded.story, score = excluded.score, linked_at = pg_catalog.now() "
-			"RETURNING s.key, s.story), "
-			"l AS (INSERT INTO %2$s (story) SELECT o.story FROM o UNION ALL SELECT w.story FROM w WHERE NOT (w.story %3$s w.key)) "
-			"SELECT 1 FROM w",
-			s, c->changes_name, keq), 7, t_row, false);
+	pairs = c->site_att
+		? psprintf(", p AS (INSERT INTO %s (source_site, site) SELECT o.source_site, o.site FROM o WHERE o.source IS NOT NULL "
+				   "UNION ALL SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL) ", c->reprint_changes_name)
+		: " ";
+	c->plans[PLAN_INSERT] = prepare(c, psprintf(
+		"WITH o AS (SELECT s.story, s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
+		"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, source_site, story, score%4$s) "
+		"VALUES ($1, $2, $3, $4, $5, (SELECT x.site FROM ONLY %1$s x WHERE x.key %3$s $5), $6, $7%5$s) "
+		"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
+		"source = excluded.source, source_site = excluded.source_site, story = excluded.story, "
+		"score = excluded.score, linked_at = pg_catalog.now()%6$s "
+		"RETURNING s.key, s.story, s.source, s.source_site, s.site), "
+		"l AS (INSERT INTO %2$s (story) SELECT o.story FROM o UNION ALL SELECT w.story FROM w WHERE NOT (w.story %3$s w.key))"
+		"%7$s"
+		"SELECT 1 FROM w",
+		s, c->changes_name, keq, c->excerpts ? ", wf" : "", c->excerpts ? psprintf(", %s.winnow($8)", nsp) : "",
+		c->excerpts ? ", wf = excluded.wf" : "", pairs), c->excerpts ? 8 : 7, t_row, false);
 	c->plans[PLAN_LINK] = prepare(c, psprintf(
-		"WITH o AS (SELECT s.story FROM ONLY %1$s s WHERE s.key %3$s $1), "
-		"u AS (UPDATE ONLY %1$s s SET source = $2, story = $3, score = $4, linked_at = pg_catalog.now() "
-		"WHERE s.key %3$s $1 RETURNING s.story), "
-		"l AS (INSERT INTO %2$s (story) SELECT x.story FROM o, u, LATERAL (VALUES (o.story), (u.story)) x(story) "
-		"WHERE NOT (o.story %3$s u.story)) "
-		"SELECT 1 FROM u",
-		s, c->changes_name, keq), 4, t_link, false);
+		"WITH o AS (SELECT s.story, s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
+		"w AS (UPDATE ONLY %1$s s SET source = $2, source_site = (SELECT x.site FROM ONLY %1$s x WHERE x.key %3$s $2), "
+		"story = $3, score = $4, linked_at = pg_catalog.now() "
+		"WHERE s.key %3$s $1 RETURNING s.story, s.source, s.source_site, s.site), "
+		"l AS (INSERT INTO %2$s (story) SELECT x.story FROM o, w, LATERAL (VALUES (o.story), (w.story)) x(story) "
+		"WHERE NOT (o.story %3$s w.story))"
+		"%4$s"
+		"SELECT 1 FROM w",
+		s, c->changes_name, keq, pairs), 4, t_link, false);
 	c->plans[PLAN_DELETE] = prepare(c, psprintf(
-		"WITH d AS (DELETE FROM ONLY %1$s s WHERE s.key %3$s $1 RETURNING s.at, s.site, s.fp, s.source, s.story, s.score), "
-		"l AS (INSERT INTO %2$s (story) SELECT d.story FROM d) "
-		"SELECT * FROM d",
-		s, c->changes_name, keq), 1, t_key, false);
+		"WITH w AS (DELETE FROM ONLY %1$s s WHERE s.key %3$s $1 "
+		"RETURNING s.at, s.site, s.fp, s.source, s.story, s.score, s.source_site), "
+		"l AS (INSERT INTO %2$s (story) SELECT w.story FROM w)"
+		"%4$s"
+		"SELECT w.at, w.site, w.fp, w.source, w.story, w.score FROM w",
+		s, c->changes_name, keq,
+		c->site_att
+		? psprintf(", p AS (INSERT INTO %s (source_site, site) SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL) ",
+				   c->reprint_changes_name)
+		: " "), 1, t_key, false);
+	/*
+	 * A site changed: the row's own link's pair, and its copies' (whose
+	 * source_site it is); the caller holds the row's locks, which a write
+	 * linking a copy to it takes too.
+	 */
 	c->plans[PLAN_SITE] = prepare(c, psprintf(
-		"WITH u AS (UPDATE ONLY %1$s s SET at = $2, site = $3 WHERE s.key %3$s $1 RETURNING s.story), "
-		"l AS (INSERT INTO %2$s (story) SELECT u.story FROM u) "
-		"SELECT 1 FROM u",
-		s, c->changes_name, keq), 3, t_site, false);
+		"WITH o AS (SELECT s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
+		"oc AS (SELECT s.source_site, s.site FROM ONLY %1$s s WHERE s.source %3$s $1), "
+		"w AS (UPDATE ONLY %1$s s SET at = $2, site = $3 WHERE s.key %3$s $1 RETURNING s.story, s.source, s.source_site, s.site), "
+		"wc AS (UPDATE ONLY %1$s s SET source_site = $3 WHERE s.source %3$s $1 RETURNING s.source_site, s.site), "
+		"l AS (INSERT INTO %2$s (story) SELECT w.story FROM w), "
+		"p AS (INSERT INTO %4$s (source_site, site) SELECT o.source_site, o.site FROM o WHERE o.source IS NOT NULL "
+		"UNION ALL SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL "
+		"UNION ALL SELECT oc.source_site, oc.site FROM oc UNION ALL SELECT wc.source_site, wc.site FROM wc) "
+		"SELECT 1 FROM w",
+		s, c->changes_name, keq, c->reprint_changes_name), 3, t_site, false);
+	c->plans[PLAN_CHILDREN] = prepare(c, psprintf(
+		"SELECT s.key FROM ONLY %s s WHERE s.source %s $1 ORDER BY s.key", s, keq), 1, t_key, false);
 	/* PLAN_FOLD on first use: preparing it locks the summary till commit */
 	c->plans[PLAN_NEXT] = prepare(c, psprintf(
 		"SELECT s.key, s.at FROM ONLY %s s WHERE (s.at, s.key) > ($1, $2) ORDER BY s.at, s.key LIMIT $3", s),
@@ -441,12 +463,63 @@ track_delete_row(TrackConfig *c, Datum key, TrackRow *old)
 	return found;
 }
 
+/* The keys of the rows whose source is key, as snap shows them, in key order (caller's memory). */
+static int
+children(TrackConfig *c, Datum key, Datum **out, Snapshot snap)
+{
+	Datum		values[1] = {key};
+	MemoryContext caller = CurrentMemoryContext;
+	int			n;
+
+	run(c, PLAN_CHILDREN, values, NULL, snap, true, 0);
+	n = (int) SPI_processed;
+	*out = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		bool		isnull;
+		MemoryContext old = MemoryContextSwitchTo(caller);
+
+		(*out)[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull),
+							  c->key_byval, c->key_len);
+		MemoryContextSwitchTo(old);
+	}
+	SPI_freetuptable(SPI_tuptable);
+	return n;
+}
+
+/*
+ * A row's site changed (same key, text and time): its copies keep its site
+ * as their source_site.  Under the row's locks, which a write linking a new
+ * copy to it takes too; at REPEATABLE READ and SERIALIZABLE, 40001 if its
+ * copies changed after the transaction's snapshot (the update would miss
+ * one).
+ */
 void
 track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null)
 {
 	Datum		values[3] = {key, at, site};
 	char		nulls[3] = {' ', ' ', site_null || !c->site_att ? 'n' : ' '};
+	TrackRow	row;
 
+	if (track_read_row(c, key, &row, GetLatestSnapshot()) && !row.fp_null)
+		track_lock_row(c, row.fp);
+	if (IsolationUsesXactSnapshot())
+	{
+		Datum	   *now;
+		Datum	   *then;
+		int			n = children(c, key, &now, GetLatestSnapshot());
+		bool		same = children(c, key, &then, GetTransactionSnapshot()) == n;
+
+		for (int i = 0; same && i < n; i++)
+			same = DatumGetBool(FunctionCall2Coll(&c->key_eq, C_COLLATION_OID, now[i], then[i]));
+		if (!same)
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("could not serialize access due to a concurrent change of near rows in table \"%s\"",
+							get_rel_name(c->relid)),
+					 errdetail("A row was linked to the one written, or unlinked from it, by a transaction that committed after this transaction's snapshot was taken."),
+					 errhint("The transaction might succeed if retried.")));
+	}
 	run(c, PLAN_SITE, values, nulls, InvalidSnapshot, false, 0);
 	if (SPI_processed == 0)
 		missed_row(c, key);
@@ -514,7 +587,10 @@ track_run_sql(TrackConfig *c, const char *sql)
 	return SPI_processed;
 }
 
-/* Folds the changed stories into the summary (the caller holds its lock); the stories written. */
+/*
+ * Folds the changed stories and site pairs into the summaries (the caller
+ * holds the story summary's lock, which stands for both); the rows written.
+ */
 uint64
 track_run_fold(TrackConfig *c)
 {
@@ -523,16 +599,25 @@ track_run_fold(TrackConfig *c)
 	if (c->plans[PLAN_FOLD] == NULL)
 	{
 		TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);
+		const char *keq = track_operator_sql(ktc->eq_opr);
 		int			level = NewGUCNestLevel();
 
 		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
 								 GUC_ACTION_SAVE, true, 0, false);
-		c->plans[PLAN_FOLD] = prepare(c, track_fold_sql(c, track_operator_sql(ktc->eq_opr)), 0, NULL, false);
+		c->plans[PLAN_FOLD] = prepare(c, track_fold_sql(c, keq), 0, NULL, false);
+		if (c->site_att)
+			c->plans[PLAN_FOLD_PAIRS] = prepare(c, track_fold_pairs_sql(c, keq), 0, NULL, false);
 		AtEOXact_GUC(false, level);
 	}
 	run(c, PLAN_FOLD, NULL, NULL, InvalidSnapshot, false, 0);
 	n = SPI_processed;
 	SPI_freetuptable(SPI_tuptable);
+	if (c->site_att)
+	{
+		run(c, PLAN_FOLD_PAIRS, NULL, NULL, InvalidSnapshot, false, 0);
+		n += SPI_processed;
+		SPI_freetuptable(SPI_tuptable);
+	}
 	return n;
 }
 

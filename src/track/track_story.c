@@ -1,12 +1,16 @@
 /*
- * track_story.c: the story summary of a registration, what the story report
- * reads instead of counting a million rows by story.
+ * track_story.c: the summaries of a registration, what the story report and
+ * the reprints report read instead of counting a million rows.
  *
  *   T_textfp_stories  one row per story of two rows or more, as of the last
  *                     fold: size, sites, the original's site and time, the
  *                     last member's time;
  *   T_textfp_changes  the stories a write changed since, appended by the
- *                     write's own statement (track_store.c), never updated.
+ *                     write's own statement (track_store.c), never updated;
+ *   T_textfp_reprints, T_textfp_reprint_changes  the same for the links by
+ *                     site pair (the source's site, kept in the store as
+ *                     source_site, and the copy's): their count, stories and
+ *                     median delay.
  *
  * A story not in T_textfp_changes has its summary row (or has fewer than two
  * rows); the report recounts the changed ones from the store, so it is exact
@@ -18,7 +22,8 @@
  * summary row another fold committed would raise 40001 in the writer), each
  * holding the summary's ExclusiveLock (readers go on; a second folder skips
  * its turn rather than wait); textfp_track() and textfp_rebuild() fold the
- * whole store when they finish.
+ * whole store when they finish.  Site pairs go the same way, under the same
+ * lock, in a statement of their own.
  */
 #include "postgres.h"
 
@@ -75,6 +80,40 @@ track_fold_sql(TrackConfig *c, const char *keq)
 		"ON CONFLICT (story) DO UPDATE SET size = excluded.size, sites = excluded.sites, site = excluded.site, "
 		"first_at = excluded.first_at, last_at = excluded.last_at",
 		c->store_name, c->changes_name, c->stories_name, keq);
+}
+
+/*
+ * SQL: the site pairs of a and b (aliases, or a.x and b.x columns) are
+ * equal, NULL equal to NULL; seq is the site type's equality operator.
+ */
+char *
+track_pair_match(const char *a, const char *b, const char *seq)
+{
+	return psprintf("(%1$s.source_site %3$s %2$s.source_site OR %1$s.source_site IS NULL AND %2$s.source_site IS NULL) "
+					"AND (%1$s.site %3$s %2$s.site OR %1$s.site IS NULL AND %2$s.site IS NULL)", a, b, seq);
+}
+
+/*
+ * The fold of the site pairs: the changed pairs recounted from the store's
+ * links (through its index on (source_site, site)), written to the reprint
+ * summary or removed from it.
+ */
+char *
+track_fold_pairs_sql(TrackConfig *c, const char *keq)
+{
+	return psprintf(
+		"WITH d AS (DELETE FROM ONLY %2$s p RETURNING p.source_site, p.site), "
+		"k AS (SELECT DISTINCT d.source_site, d.site FROM d), "
+		"g AS (SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL "
+		"(SELECT " TRACK_PAIR_COUNTS " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key %4$s c.source "
+		"WHERE c.source IS NOT NULL AND %5$s) a), "
+		"x AS (DELETE FROM ONLY %3$s m USING g WHERE g.reprints = 0 AND %6$s) "
+		"INSERT INTO %3$s AS m (source_site, site, reprints, stories, median_delay) "
+		"SELECT g.source_site, g.site, g.reprints, g.stories, g.median_delay FROM g WHERE g.reprints > 0 "
+		"ON CONFLICT (source_site, site) DO UPDATE SET reprints = excluded.reprints, stories = excluded.stories, "
+		"median_delay = excluded.median_delay",
+		c->store_name, c->reprint_changes_name, c->reprints_name, keq,
+		track_pair_match("c", "k", c->site_eq), track_pair_match("m", "g", c->site_eq));
 }
 
 /*

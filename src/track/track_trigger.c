@@ -178,7 +178,8 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 			GetUserIdAndSecContext(&save_userid, &save_sec);
 			SetUserIdAndSecContext(c->owner, save_sec | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 			level = NewGUCNestLevel();
-			if (SPI_execute(psprintf("TRUNCATE ONLY %s, %s, %s", c->store_name, c->stories_name, c->changes_name),
+			if (SPI_execute(psprintf("TRUNCATE ONLY %s, %s, %s, %s, %s", c->store_name, c->stories_name, c->changes_name,
+									 c->reprints_name, c->reprint_changes_name),
 							false, 0) != SPI_OK_UTILITY)
 				elog(ERROR, "TRUNCATE of the store failed");
 			AtEOXact_GUC(false, level);	/* nothing the owner's code set outlives it */
