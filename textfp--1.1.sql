@@ -1968,7 +1968,7 @@ CREATE FUNCTION textfp_track_reprints_shape(site_type regtype) RETURNS text
 	LANGUAGE sql STABLE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
-	SELECT format('source_site %1$s;site %1$s;reprints bigint not null;stories bigint not null;median_delay interval not null'
+	SELECT format('source_site %1$s;site %1$s;reprints bigint not null;stories bigint not null;median_delay interval'
 				  '|u UNIQUE NULLS NOT DISTINCT (source_site, site)',
 			coalesce(format_type(site_type, NULL), 'text'))
 $$;
@@ -2491,7 +2491,7 @@ BEGIN
 		site %s,
 		reprints bigint NOT NULL,
 		stories bigint NOT NULL,
-		median_delay interval NOT NULL,
+		median_delay interval,
 		UNIQUE NULLS NOT DISTINCT (source_site, site))', rpr,
 		coalesce(stype, 'text'::regtype), coalesce(stype, 'text'::regtype));
 	EXECUTE format('CREATE TABLE %s (source_site %s, site %s)', rpc,

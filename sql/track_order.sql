@@ -284,11 +284,11 @@ BEGIN
 	EXECUTE format('SELECT $1 + count(*) FROM %s_textfp_changes', tbl) INTO n USING n;
 	-- the reprint summary right after the fold, and its changes
 	EXECUTE format('SELECT $1 + count(*) FROM (
-		(SELECT source_site::text, site::text, reprints, stories, median_delay FROM %1$s_textfp_reprints
+		(SELECT source_site::text, site::text, reprints, stories, median_delay FROM %1$s_textfp_reprints WHERE reprints > 0
 		 EXCEPT ALL SELECT * FROM textfp_reprints(%2$L, ''-infinity'', true))
 		UNION ALL
 		(SELECT * FROM textfp_reprints(%2$L, ''-infinity'', true)
-		 EXCEPT ALL SELECT source_site::text, site::text, reprints, stories, median_delay FROM %1$s_textfp_reprints)) d', tbl, tbl)
+		 EXCEPT ALL SELECT source_site::text, site::text, reprints, stories, median_delay FROM %1$s_textfp_reprints WHERE reprints > 0)) d', tbl, tbl)
 		INTO n USING n;
 	EXECUTE format('SELECT $1 + count(*) FROM %s_textfp_reprint_changes', tbl) INTO n USING n;
 	RETURN n;
@@ -313,7 +313,7 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	CASE WHEN r.split IS NOT NULL THEN format('CALL textfp_rebuild(%L)', t) END,
 	CASE WHEN r.split IS NOT NULL THEN format('SELECT pg_temp.arrive(%L, %s, %L, %s, 1e9)', t, r.seed, r.batched, r.split) END,
 	format('INSERT INTO report_results SELECT %L, %s, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.fold_diff(%L),
-		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I)',
+		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I WHERE reprints > 0)',
 		r.name, r.seed, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),
@@ -342,7 +342,7 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	format('UPDATE %I SET id = id + 1000, at = at - interval ''1 day'', body = body || '' tail'' WHERE id %% 6 = 1', t),
 	format('WITH d AS (DELETE FROM %1$I WHERE id %% 11 = 0 RETURNING *) INSERT INTO %1$I (id, site, at, body) SELECT id + 5000, site, at + interval ''3 hours'', body FROM d', t),
 	format('INSERT INTO report_results SELECT %L, NULL, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.fold_diff(%L),
-		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I)',
+		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I WHERE reprints > 0)',
 		t, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),

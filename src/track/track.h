@@ -231,7 +231,7 @@ extern bool track_within(TrackConfig *c, double score, double bound);
 
 /* track_story.c: the summaries, folded from the changed stories and site pairs */
 extern Oid	track_side_table(Oid store_relid, const char *suffix);
-extern char *track_pair_match(const char *a, const char *b, const char *seq);
+extern char *track_pair_rows(const char *store, const char *seq);
 extern char *track_fold_sql(TrackConfig *c, const char *keq);
 extern char *track_fold_pairs_sql(TrackConfig *c, const char *keq);
 extern void track_maybe_fold(TrackConfig *c);

@@ -387,22 +387,23 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		sql = psprintf("WITH f AS (SELECT $1::timestamptz IS NULL AND (SELECT r.site_column IS NOT NULL FROM ONLY %2$s r) AS summed), "
 					   "k AS (SELECT DISTINCT p.source_site, p.site FROM ONLY %3$s p WHERE (SELECT f.summed FROM f)), "
 					   "g AS (SELECT m.source_site, m.site, m.reprints, m.stories, m.median_delay FROM ONLY %4$s m"
-					   " WHERE (SELECT f.summed FROM f) AND NOT EXISTS (SELECT FROM k WHERE %5$s)"
+					   " WHERE (SELECT f.summed FROM f) AND NOT EXISTS (SELECT FROM k WHERE"
+					   " (m.source_site %6$s k.source_site OR m.source_site IS NULL AND k.source_site IS NULL)"
+					   " AND (m.site %6$s k.site OR m.site IS NULL AND k.site IS NULL))"
 					   " UNION ALL"
 					   " SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL"
-					   " (SELECT " TRACK_PAIR_COUNTS " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
-					   " WHERE c.source IS NOT NULL AND %6$s) a WHERE a.reprints > 0"
+					   " (SELECT " TRACK_PAIR_COUNTS " FROM %5$s c JOIN ONLY %1$s o ON o.key = c.source) a"
 					   " UNION ALL"
 					   " SELECT o.site, c.site, " TRACK_PAIR_COUNTS " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
 					   " WHERE NOT (SELECT f.summed FROM f)"
 					   " AND ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz) GROUP BY o.site, c.site) "
 					   "SELECT CASE WHEN g.source_site IS NOT NULL THEN format('%%s', g.source_site) END,"
 					   " " SITE_TEXT("g") ", g.reprints, g.stories, g.median_delay FROM g"
-					   " WHERE $2::boolean OR NOT coalesce(g.source_site %7$s g.site, g.source_site IS NULL AND g.site IS NULL)"
-					   " ORDER BY 3 DESC, 1, 2",
+					   " WHERE g.reprints > 0"
+					   " AND ($2::boolean OR NOT coalesce(g.source_site %6$s g.site, g.source_site IS NULL AND g.site IS NULL))"
+					   " ORDER BY g.reprints DESC, g.source_site, g.site",
 					   name, side_name(relid, owner, "_config"), side_name(relid, owner, "_reprint_changes"),
-					   side_name(relid, owner, "_reprints"), track_pair_match("m", "k", seq),
-					   track_pair_match("c", "k", seq), seq);
+					   side_name(relid, owner, "_reprints"), track_pair_rows(name, seq), seq);
 	}
 	else if (strcmp(report, "timeline") == 0)
 		sql = psprintf("SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","

@@ -83,37 +83,46 @@ track_fold_sql(TrackConfig *c, const char *keq)
 }
 
 /*
- * SQL: the site pairs of a and b (aliases, or a.x and b.x columns) are
- * equal, NULL equal to NULL; seq is the site type's equality operator.
+ * SQL: the links of the site pair k.source_site, k.site (a lateral
+ * reference), NULL equal to NULL, as rows c (story, at, source) of store; a
+ * branch for each way the pair may hold a NULL, so that each is a scan of
+ * the store's index on (source_site, site).  seq is the site type's
+ * equality operator.
  */
 char *
-track_pair_match(const char *a, const char *b, const char *seq)
+track_pair_rows(const char *store, const char *seq)
 {
-	return psprintf("(%1$s.source_site %3$s %2$s.source_site OR %1$s.source_site IS NULL AND %2$s.source_site IS NULL) "
-					"AND (%1$s.site %3$s %2$s.site OR %1$s.site IS NULL AND %2$s.site IS NULL)", a, b, seq);
+	return psprintf(
+		"(SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"AND c.source_site %2$s k.source_site AND c.site %2$s k.site "
+		"UNION ALL SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"AND k.source_site IS NULL AND c.source_site IS NULL AND c.site %2$s k.site "
+		"UNION ALL SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"AND c.source_site %2$s k.source_site AND k.site IS NULL AND c.site IS NULL "
+		"UNION ALL SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"AND k.source_site IS NULL AND c.source_site IS NULL AND k.site IS NULL AND c.site IS NULL)",
+		store, seq);
 }
 
 /*
  * The fold of the site pairs: the changed pairs recounted from the store's
- * links (through its index on (source_site, site)), written to the reprint
- * summary or removed from it.
+ * links, written to the reprint summary (the unique index finds a pair's
+ * row, NULL sites included).  A pair left without links keeps a row of
+ * zero, which the report skips and a whole fold drops: no scan of the
+ * summary for it.
  */
 char *
 track_fold_pairs_sql(TrackConfig *c, const char *keq)
 {
 	return psprintf(
 		"WITH d AS (DELETE FROM ONLY %2$s p RETURNING p.source_site, p.site), "
-		"k AS (SELECT DISTINCT d.source_site, d.site FROM d), "
-		"g AS (SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL "
-		"(SELECT " TRACK_PAIR_COUNTS " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key %4$s c.source "
-		"WHERE c.source IS NOT NULL AND %5$s) a), "
-		"x AS (DELETE FROM ONLY %3$s m USING g WHERE g.reprints = 0 AND %6$s) "
+		"k AS (SELECT DISTINCT d.source_site, d.site FROM d) "
 		"INSERT INTO %3$s AS m (source_site, site, reprints, stories, median_delay) "
-		"SELECT g.source_site, g.site, g.reprints, g.stories, g.median_delay FROM g WHERE g.reprints > 0 "
+		"SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL "
+		"(SELECT " TRACK_PAIR_COUNTS " FROM %5$s c JOIN ONLY %1$s o ON o.key %4$s c.source) a "
 		"ON CONFLICT (source_site, site) DO UPDATE SET reprints = excluded.reprints, stories = excluded.stories, "
 		"median_delay = excluded.median_delay",
-		c->store_name, c->reprint_changes_name, c->reprints_name, keq,
-		track_pair_match("c", "k", c->site_eq), track_pair_match("m", "g", c->site_eq));
+		c->store_name, c->reprint_changes_name, c->reprints_name, keq, track_pair_rows(c->store_name, c->site_eq));
 }
 
 /*
