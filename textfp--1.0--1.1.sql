@@ -1172,7 +1172,7 @@ RETURNS text
 	LANGUAGE sql STABLE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
-	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;wf bigint[];source %1$s%2$s;source_site %4$s;'
+	SELECT format('key %1$s not null%2$s;at %3$s not null;site %4$s;fp %5$s;wf bigint[];source %1$s%2$s;source_site %4$s;source_at %3$s;'
 				  'story %1$s not null%2$s;'
 				  'score double precision;linked_at timestamp with time zone not null default now()|p PRIMARY KEY (key)',
 			format_type(key_type, NULL),
@@ -1712,13 +1712,14 @@ BEGIN
 		wf bigint[],
 		source %s%s,
 		source_site %s,
+		source_at %s,
 		story %s NOT NULL%s,
 		score double precision,
 		linked_at timestamptz NOT NULL DEFAULT now())', st,
 		ktype, kcoll,
 		ttype, coalesce(stype, 'text'::regtype), fptype,
 		ktype, kcoll,
-		coalesce(stype, 'text'::regtype),
+		coalesce(stype, 'text'::regtype), ttype,
 		ktype, kcoll);
 	-- the stories of two rows or more as of the last fold, and the stories
 	-- changed since (appended by every write, folded now and then): the
@@ -1735,7 +1736,8 @@ BEGIN
 	EXECUTE format('CREATE TABLE %s (story %s NOT NULL%s)', chg,
 		ktype, kcoll);
 	-- the same for who reprints whom: links by the source's site (kept in
-	-- the store as source_site) and the copy's site
+	-- the store with the link as source_site, with the source's time as
+	-- source_at) and the copy's site
 	EXECUTE format('CREATE TABLE %s (
 		source_site %s,
 		site %s,

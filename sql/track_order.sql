@@ -185,10 +185,10 @@ CREATE FUNCTION pg_temp.store_diff(a regclass, b regclass) RETURNS bigint LANGUA
 DECLARE
 	n bigint;
 BEGIN
-	EXECUTE format('SELECT count(*) FROM ((SELECT key, at, site, fp::text, source, source_site, story, score FROM %1$s
-			EXCEPT SELECT key, at, site, fp::text, source, source_site, story, score FROM %2$s)
-		UNION ALL (SELECT key, at, site, fp::text, source, source_site, story, score FROM %2$s
-			EXCEPT SELECT key, at, site, fp::text, source, source_site, story, score FROM %1$s)) d', a, b) INTO n;
+	EXECUTE format('SELECT count(*) FROM ((SELECT key, at, site, fp::text, source, source_site, source_at, story, score FROM %1$s
+			EXCEPT SELECT key, at, site, fp::text, source, source_site, source_at, story, score FROM %2$s)
+		UNION ALL (SELECT key, at, site, fp::text, source, source_site, source_at, story, score FROM %2$s
+			EXCEPT SELECT key, at, site, fp::text, source, source_site, source_at, story, score FROM %1$s)) d', a, b) INTO n;
 	RETURN n;
 END
 $$;

@@ -414,7 +414,8 @@ BEGIN
 	change := what;
 	writes := regexp_replace(pg_temp.failure($q$UPDATE track_owner.summed SET at = at + interval '1 second' WHERE id = 1$q$, true),
 		'^(\w+): relation (\S+) is .*(it is|its|it) (.*)\.$', '\1: \2: \3 \4');
-	story_report := pg_temp.failure($q$SELECT count(*) FROM textfp_story_report('track_owner.summed')$q$);
+	story_report := pg_temp.failure($q$SELECT count(*) FROM textfp_story_report('track_owner.summed')$q$)
+		|| ' / ' || pg_temp.failure($q$SELECT count(*) FROM textfp_reprints('track_owner.summed')$q$);
 	RETURN NEXT;
 END
 $$;
@@ -434,6 +435,18 @@ ALTER TABLE summed_textfp_changes OWNER TO regress_track_owner;
 ALTER TABLE summed_textfp_changes ALTER COLUMN story TYPE numeric;
 SELECT * FROM pg_temp.side_probe('changes column type');
 ALTER TABLE summed_textfp_changes ALTER COLUMN story TYPE bigint;
+CREATE TRIGGER spy AFTER INSERT ON summed_textfp_reprint_changes FOR EACH ROW EXECUTE FUNCTION track_owner.noop();
+SELECT * FROM pg_temp.side_probe('reprint changes trigger');
+DROP TRIGGER spy ON summed_textfp_reprint_changes;
+ALTER TABLE summed_textfp_reprints ENABLE ROW LEVEL SECURITY;
+SELECT * FROM pg_temp.side_probe('reprint summary row-level security');
+ALTER TABLE summed_textfp_reprints DISABLE ROW LEVEL SECURITY;
+ALTER TABLE summed_textfp_reprints OWNER TO regress_track_intruder;
+SELECT * FROM pg_temp.side_probe('reprint summary owner');
+ALTER TABLE summed_textfp_reprints OWNER TO regress_track_owner;
+ALTER TABLE summed_textfp_reprint_changes ADD COLUMN extra int;
+SELECT * FROM pg_temp.side_probe('reprint changes column');
+ALTER TABLE summed_textfp_reprint_changes DROP COLUMN extra;
 ALTER TABLE summed_textfp_stories RENAME TO summed_textfp_old;
 CREATE VIEW summed_textfp_stories AS SELECT * FROM summed_textfp_old;
 SELECT * FROM pg_temp.side_probe('summary a view');

@@ -223,17 +223,18 @@ extern bool track_within(TrackConfig *c, double score, double bound);
 #define TRACK_STORY_COUNTS "count(*) AS size, count(DISTINCT s.site) AS sites, max(s.at) AS last_at"
 
 /*
- * A site pair's counts over the links of copies c to their sources o: the
- * reprint summary's and the reprints report's, as above.
+ * A site pair's counts over the links of copies c, given the expression of
+ * their sources' time (the time the link keeps, c.source_at, or the source
+ * row's own): the reprint summary's and the reprints report's, as above.
  */
-#define TRACK_PAIR_COUNTS "count(*) AS reprints, count(DISTINCT c.story) AS stories, " \
-	"percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - o.at::timestamptz) AS median_delay"
+#define TRACK_PAIR_COUNTS(source_at) "count(*) AS reprints, count(DISTINCT c.story) AS stories, " \
+	"percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - " source_at "::timestamptz) AS median_delay"
 
 /* track_story.c: the summaries, folded from the changed stories and site pairs */
 extern Oid	track_side_table(Oid store_relid, const char *suffix);
 extern char *track_pair_rows(const char *store, const char *seq);
 extern char *track_fold_sql(TrackConfig *c, const char *keq);
-extern char *track_fold_pairs_sql(TrackConfig *c, const char *keq);
+extern char *track_fold_pairs_sql(TrackConfig *c);
 extern void track_maybe_fold(TrackConfig *c);
 
 /* track_link.c */

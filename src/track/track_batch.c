@@ -292,24 +292,26 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 			if (c->site_att)
 			{
 				/*
-				 * Each link's source_site repaired from its source (the
-				 * in-memory pass writes links without it), then every site
-				 * pair counted.
+				 * Each link's source_site and source_at set from its source
+				 * (the in-memory pass writes links without them), then
+				 * every site pair counted.
 				 */
 				(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprint_changes_name));
 				(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprints_name));
 				(void) track_run_sql(c, psprintf(
-					"UPDATE ONLY %1$s c SET source_site = o.site FROM ONLY %1$s o WHERE o.key %2$s c.source "
-					"AND NOT coalesce(c.source_site %3$s o.site, c.source_site IS NULL AND o.site IS NULL)",
-					c->store_name, keq, c->site_eq));
+					"UPDATE ONLY %1$s c SET source_site = o.site, source_at = o.at FROM ONLY %1$s o WHERE o.key %2$s c.source "
+					"AND NOT (coalesce(c.source_site %3$s o.site, c.source_site IS NULL AND o.site IS NULL) "
+					"AND coalesce(c.source_at %4$s o.at, false))",
+					c->store_name, keq, c->site_eq, track_operator_sql(lookup_type_cache(c->time_type, TYPECACHE_EQ_OPR)->eq_opr)));
 				(void) track_run_sql(c, psprintf(
-					"UPDATE ONLY %s c SET source_site = NULL WHERE c.source IS NULL AND c.source_site IS NOT NULL",
+					"UPDATE ONLY %s c SET source_site = NULL, source_at = NULL WHERE c.source IS NULL "
+					"AND (c.source_site IS NOT NULL OR c.source_at IS NOT NULL)",
 					c->store_name));
 				n += track_run_sql(c, psprintf(
 					"INSERT INTO %2$s (source_site, site, reprints, stories, median_delay) "
-					"SELECT c.source_site, c.site, " TRACK_PAIR_COUNTS " "
-					"FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key %3$s c.source GROUP BY c.source_site, c.site",
-					c->store_name, c->reprints_name, keq));
+					"SELECT c.source_site, c.site, " TRACK_PAIR_COUNTS("c.source_at") " "
+					"FROM ONLY %1$s c WHERE c.source IS NOT NULL GROUP BY c.source_site, c.site",
+					c->store_name, c->reprints_name));
 			}
 		}
 		SPI_finish();

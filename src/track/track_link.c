@@ -76,9 +76,10 @@ near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
 		int			m = track_near(c, fp, at, key, &mine, GetTransactionSnapshot());
 		bool		same = m == n;
 
-		/* the site too: a link keeps its source's (source_site) */
+		/* the site and time too: a link keeps its source's (source_site, source_at) */
 		for (int i = 0; same && i < n; i++)
 			same = same_key(c, mine[i].key, (*out)[i].key) && same_key(c, mine[i].story, (*out)[i].story) &&
+				datum_image_eq(mine[i].at, (*out)[i].at, c->time_byval, c->time_len) &&
 				mine[i].site_null == (*out)[i].site_null &&
 				(mine[i].site_null || !c->site_att ||
 				 datum_image_eq(mine[i].site, (*out)[i].site, c->site_byval, c->site_len));

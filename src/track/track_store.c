@@ -118,7 +118,8 @@ track_prepare_plans(TrackConfig *c)
 	 * T_textfp_reprint_changes, in the same statement (one snapshot: o is the
 	 * row before the write), for the summaries (track_story.c).  A new row
 	 * that is its own story changes no story of two rows.  A link keeps its
-	 * source's site (source_site), which the reprint summary groups by.
+	 * source's site and time (source_site, source_at), which the reprint
+	 * summary groups by and measures delays from.
 	 * Without a site column there are no site pairs to keep.
 	 */
 	pairs = c->site_att
@@ -127,10 +128,12 @@ track_prepare_plans(TrackConfig *c)
 		: " ";
 	c->plans[PLAN_INSERT] = prepare(c, psprintf(
 		"WITH o AS (SELECT s.story, s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
-		"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, source_site, story, score%4$s) "
-		"VALUES ($1, $2, $3, $4, $5, (SELECT x.site FROM ONLY %1$s x WHERE x.key %3$s $5), $6, $7%5$s) "
+		"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, source_site, source_at, story, score%4$s) "
+		"VALUES ($1, $2, $3, $4, $5, (SELECT x.site FROM ONLY %1$s x WHERE x.key %3$s $5), "
+		"(SELECT x.at FROM ONLY %1$s x WHERE x.key %3$s $5), $6, $7%5$s) "
 		"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
-		"source = excluded.source, source_site = excluded.source_site, story = excluded.story, "
+		"source = excluded.source, source_site = excluded.source_site, source_at = excluded.source_at, "
+		"story = excluded.story, "
 		"score = excluded.score, linked_at = pg_catalog.now()%6$s "
 		"RETURNING s.key, s.story, s.source, s.source_site, s.site), "
 		"l AS (INSERT INTO %2$s (story) SELECT o.story FROM o UNION ALL SELECT w.story FROM w WHERE NOT (w.story %3$s w.key))"
@@ -140,7 +143,8 @@ track_prepare_plans(TrackConfig *c)
 		c->excerpts ? ", wf = excluded.wf" : "", pairs), c->excerpts ? 8 : 7, t_row, false);
 	c->plans[PLAN_LINK] = prepare(c, psprintf(
 		"WITH o AS (SELECT s.story, s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
-		"w AS (UPDATE ONLY %1$s s SET source = $2, source_site = (SELECT x.site FROM ONLY %1$s x WHERE x.key %3$s $2), "
+		"w AS (UPDATE ONLY %1$s s SET source = $2, "
+		"(source_site, source_at) = (SELECT x.site, x.at FROM ONLY %1$s x WHERE x.key %3$s $2), "
 		"story = $3, score = $4, linked_at = pg_catalog.now() "
 		"WHERE s.key %3$s $1 RETURNING s.story, s.source, s.source_site, s.site), "
 		"l AS (INSERT INTO %2$s (story) SELECT x.story FROM o, w, LATERAL (VALUES (o.story), (w.story)) x(story) "
@@ -606,7 +610,7 @@ track_run_fold(TrackConfig *c)
 								 GUC_ACTION_SAVE, true, 0, false);
 		c->plans[PLAN_FOLD] = prepare(c, track_fold_sql(c, keq), 0, NULL, false);
 		if (c->site_att)
-			c->plans[PLAN_FOLD_PAIRS] = prepare(c, track_fold_pairs_sql(c, keq), 0, NULL, false);
+			c->plans[PLAN_FOLD_PAIRS] = prepare(c, track_fold_pairs_sql(c), 0, NULL, false);
 		AtEOXact_GUC(false, level);
 	}
 	run(c, PLAN_FOLD, NULL, NULL, InvalidSnapshot, false, 0);

@@ -84,7 +84,7 @@ track_fold_sql(TrackConfig *c, const char *keq)
 
 /*
  * SQL: the links of the site pair k.source_site, k.site (a lateral
- * reference), NULL equal to NULL, as rows c (story, at, source) of store; a
+ * reference), NULL equal to NULL, as rows c (story, at, source_at) of store; a
  * branch for each way the pair may hold a NULL, so that each is a scan of
  * the store's index on (source_site, site).  seq is the site type's
  * equality operator.
@@ -93,36 +93,36 @@ char *
 track_pair_rows(const char *store, const char *seq)
 {
 	return psprintf(
-		"(SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"(SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
 		"AND c.source_site %2$s k.source_site AND c.site %2$s k.site "
-		"UNION ALL SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"UNION ALL SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
 		"AND k.source_site IS NULL AND c.source_site IS NULL AND c.site %2$s k.site "
-		"UNION ALL SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"UNION ALL SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
 		"AND c.source_site %2$s k.source_site AND k.site IS NULL AND c.site IS NULL "
-		"UNION ALL SELECT c.story, c.at, c.source FROM ONLY %1$s c WHERE c.source IS NOT NULL "
+		"UNION ALL SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
 		"AND k.source_site IS NULL AND c.source_site IS NULL AND k.site IS NULL AND c.site IS NULL)",
 		store, seq);
 }
 
 /*
  * The fold of the site pairs: the changed pairs recounted from the store's
- * links, written to the reprint summary (the unique index finds a pair's
+ * links (each with its source's site and time: no join), written to the reprint summary (the unique index finds a pair's
  * row, NULL sites included).  A pair left without links keeps a row of
  * zero, which the report skips and a whole fold drops: no scan of the
  * summary for it.
  */
 char *
-track_fold_pairs_sql(TrackConfig *c, const char *keq)
+track_fold_pairs_sql(TrackConfig *c)
 {
 	return psprintf(
-		"WITH d AS (DELETE FROM ONLY %2$s p RETURNING p.source_site, p.site), "
+		"WITH d AS (DELETE FROM ONLY %1$s p RETURNING p.source_site, p.site), "
 		"k AS (SELECT DISTINCT d.source_site, d.site FROM d) "
-		"INSERT INTO %3$s AS m (source_site, site, reprints, stories, median_delay) "
+		"INSERT INTO %2$s AS m (source_site, site, reprints, stories, median_delay) "
 		"SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL "
-		"(SELECT " TRACK_PAIR_COUNTS " FROM %5$s c JOIN ONLY %1$s o ON o.key %4$s c.source) a "
+		"(SELECT " TRACK_PAIR_COUNTS("c.source_at") " FROM %3$s c) a "
 		"ON CONFLICT (source_site, site) DO UPDATE SET reprints = excluded.reprints, stories = excluded.stories, "
 		"median_delay = excluded.median_delay",
-		c->store_name, c->reprint_changes_name, c->reprints_name, keq, track_pair_rows(c->store_name, c->site_eq));
+		c->reprint_changes_name, c->reprints_name, track_pair_rows(c->store_name, c->site_eq));
 }
 
 /*

@@ -163,7 +163,8 @@ for my $method ('simhash', 'minhash')
 		$node->safe_psql('postgres', qq{
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS news, news_textfp, news_textfp_config, news_textfp_stories, news_textfp_changes,
-	guarded, guarded_textfp, guarded_textfp_config, guarded_textfp_stories, guarded_textfp_changes, saved;
+	news_textfp_reprints, news_textfp_reprint_changes, guarded, guarded_textfp, guarded_textfp_config,
+	guarded_textfp_stories, guarded_textfp_changes, guarded_textfp_reprints, guarded_textfp_reprint_changes, saved;
 CREATE TABLE news (id bigint PRIMARY KEY, site int, at timestamptz NOT NULL, body text);
 INSERT INTO news SELECT g, 1 + g % 3, timestamptz '2025-01-01' + (hashint4(g) & 1048575) * interval '5 seconds',
 	(SELECT body FROM pool WHERE family = 1 + (hashint4(g * 7) & 127) AND v = g % $VARIANTS)

@@ -75,18 +75,22 @@ INSERT INTO docs VALUES ('other-region', 0, '2025-06-01', words(1100, 1130));
 like(as_alice('src', q{SELECT count(*) FROM news_textfp WHERE source IS NOT NULL}), qr/^[1-9]\d+$/, 'news rows link');
 like(as_alice('src', q{SELECT count(*) FROM docs_textfp WHERE source IS NOT NULL}), qr/^[1-9]\d*$/, 'docs rows link');
 is(as_alice('src', q{SELECT relowner::regrole FROM pg_class WHERE relname IN ('news_textfp', 'news_textfp_config', 'news_textfp_stories',
-	'news_textfp_changes', 'docs_textfp', 'docs_textfp_config', 'docs_textfp_stories', 'docs_textfp_changes') GROUP BY 1}),
+	'news_textfp_changes', 'news_textfp_reprints', 'news_textfp_reprint_changes', 'docs_textfp', 'docs_textfp_config',
+	'docs_textfp_stories', 'docs_textfp_changes', 'docs_textfp_reprints', 'docs_textfp_reprint_changes') GROUP BY 1}),
 	'alice', 'alice owns the registrations and the stores');
 
 # Everything in a form that compares as text.
 my %query = (
-	'news store' => q{SELECT key, at, site, fp, source, story, score, linked_at FROM news_textfp ORDER BY key},
-	'docs store' => q{SELECT key, at, site, fp, source, story, score, linked_at FROM docs_textfp ORDER BY key},
+	'news store' => q{SELECT key, at, site, fp, source, source_site, source_at, story, score, linked_at FROM news_textfp ORDER BY key},
+	'docs store' => q{SELECT key, at, site, fp, source, source_site, source_at, story, score, linked_at FROM docs_textfp ORDER BY key},
 	'news registration' => q{SELECT c.*, c.source_table::text, c.store_table::text FROM news_textfp_config c},
 	'docs registration' => q{SELECT c.*, c.source_table::text, c.store_table::text FROM docs_textfp_config c},
 	'news stories' => q{SELECT * FROM textfp_stories('news') ORDER BY 1},
 	'news story report' => q{SELECT * FROM textfp_story_report('news')},
 	'news story summary' => q{SELECT * FROM news_textfp_stories ORDER BY story; SELECT story FROM news_textfp_changes ORDER BY story},
+	'news reprints' => q{SELECT * FROM textfp_reprints('news', same_site => true)},
+	'news reprint summary' => q{SELECT * FROM news_textfp_reprints ORDER BY source_site, site;
+		SELECT * FROM news_textfp_reprint_changes ORDER BY source_site, site},
 	'docs stories' => q{SELECT * FROM textfp_stories('docs') ORDER BY 1},
 	'tables' => q{SELECT * FROM news ORDER BY id; SELECT * FROM docs ORDER BY slug},
 	'tracked' => q{SELECT tbl, store, method, threshold, state FROM textfp_tracked() ORDER BY tbl::text},
