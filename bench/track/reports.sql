@@ -23,6 +23,7 @@ INSERT INTO tk_result (method, item, value) VALUES
 	(:'method', 'report textfp_story_report', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_story_report(%L) LIMIT 20) x', :'tbl'), :runs)),
 	(:'method', 'report textfp_story_report, min_size => 1 (counts the whole store, no summary)', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_story_report(%L, min_size => 1) LIMIT 20) x', :'tbl'), :runs)),
 	(:'method', 'report textfp_reprints', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_reprints(%L) LIMIT 20) x', :'tbl'), :runs)),
+	(:'method', 'report textfp_reprints, since => -infinity (counts the store''s links, no summary)', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_reprints(%L, ''-infinity'') LIMIT 20) x', :'tbl'), :runs)),
 	(:'method', 'report textfp_new_stories (last 7 days: ' || :'since_rows' || ' rows)', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_new_stories(%L, %L) LIMIT 20) x', :'tbl', :'since'), :runs)),
 	(:'method', 'report textfp_story_timeline (largest story)', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_story_timeline(%L, %L) LIMIT 20) x', :'tbl', :'big'), :runs)),
 	(:'method', 'report textfp_stories', pg_temp.timeit(format('SELECT count(*) FROM (SELECT * FROM textfp_stories(%L) LIMIT 20) x', :'tbl'), :runs));
