@@ -289,30 +289,28 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 				"(SELECT s.story, " TRACK_STORY_COUNTS " "
 				"FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= 2) g JOIN ONLY %1$s o ON o.key %3$s g.story",
 				c->store_name, c->stories_name, keq));
+			/*
+			 * Each link's source_site and source_at set from its source (the
+			 * in-memory pass writes links without them), then every site
+			 * pair counted (a registration without a site column keeps none).
+			 */
+			(void) track_run_sql(c, psprintf(
+				"UPDATE ONLY %1$s c SET source_site = o.site, source_at = o.at FROM ONLY %1$s o WHERE o.key %2$s c.source "
+				"AND NOT (coalesce(c.source_site %3$s o.site, c.source_site IS NULL AND o.site IS NULL) "
+				"AND coalesce(c.source_at %4$s o.at, false))",
+				c->store_name, keq, c->site_eq, track_operator_sql(lookup_type_cache(c->time_type, TYPECACHE_EQ_OPR)->eq_opr)));
+			(void) track_run_sql(c, psprintf(
+				"UPDATE ONLY %s c SET source_site = NULL, source_at = NULL WHERE c.source IS NULL "
+				"AND (c.source_site IS NOT NULL OR c.source_at IS NOT NULL)",
+				c->store_name));
+			(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprint_changes_name));
+			(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprints_name));
 			if (c->site_att)
-			{
-				/*
-				 * Each link's source_site and source_at set from its source
-				 * (the in-memory pass writes links without them), then
-				 * every site pair counted.
-				 */
-				(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprint_changes_name));
-				(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprints_name));
-				(void) track_run_sql(c, psprintf(
-					"UPDATE ONLY %1$s c SET source_site = o.site, source_at = o.at FROM ONLY %1$s o WHERE o.key %2$s c.source "
-					"AND NOT (coalesce(c.source_site %3$s o.site, c.source_site IS NULL AND o.site IS NULL) "
-					"AND coalesce(c.source_at %4$s o.at, false))",
-					c->store_name, keq, c->site_eq, track_operator_sql(lookup_type_cache(c->time_type, TYPECACHE_EQ_OPR)->eq_opr)));
-				(void) track_run_sql(c, psprintf(
-					"UPDATE ONLY %s c SET source_site = NULL, source_at = NULL WHERE c.source IS NULL "
-					"AND (c.source_site IS NOT NULL OR c.source_at IS NOT NULL)",
-					c->store_name));
 				n += track_run_sql(c, psprintf(
 					"INSERT INTO %2$s (source_site, site, reprints, stories, median_delay) "
 					"SELECT c.source_site, c.site, " TRACK_PAIR_COUNTS("c.source_at") " "
 					"FROM ONLY %1$s c WHERE c.source IS NOT NULL GROUP BY c.source_site, c.site",
 					c->store_name, c->reprints_name));
-			}
 		}
 		SPI_finish();
 	}
