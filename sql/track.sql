@@ -512,6 +512,14 @@ SELECT pg_temp.failure($$CALL textfp_track('bad_deferred', 'body', 'id', 'at')$$
 -- a table name too long for its registration's names (63 bytes at most)
 CREATE TABLE a_table_name_of_fifty_bytes_exactly_xxxxxxxxxxxxxx (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
 SELECT pg_temp.failure($$CALL textfp_track('a_table_name_of_fifty_bytes_exactly_xxxxxxxxxxxxxx', 'body', 'id', 'at')$$, true);
+-- 40 bytes is the most: with "_textfp_reprint_changes" that is 63
+CREATE TABLE a_name_of_forty_one_bytes_xxxxxxxxxxxxxxx (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+SELECT pg_temp.failure($$CALL textfp_track('a_name_of_forty_one_bytes_xxxxxxxxxxxxxxx', 'body', 'id', 'at')$$);
+CREATE TABLE a_name_of_forty_bytes_xxxxxxxxxxxxxxxxxx (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+CALL textfp_track('a_name_of_forty_bytes_xxxxxxxxxxxxxxxxxx', 'body', 'id', 'at', method => 'simhash');
+SELECT relname FROM pg_class WHERE relname LIKE 'a\_name\_of\_forty\_bytes%' AND relkind = 'r' ORDER BY 1;
+SELECT textfp_untrack('a_name_of_forty_bytes_xxxxxxxxxxxxxxxxxx');
+DROP TABLE a_name_of_forty_one_bytes_xxxxxxxxxxxxxxx, a_name_of_forty_bytes_xxxxxxxxxxxxxxxxxx;
 -- already tracked
 SELECT pg_temp.failure($$CALL textfp_track('news', 'body', 'id', 'published')$$);
 -- reports, rebuild and untrack of a table that is not tracked
