@@ -11,6 +11,9 @@
 #
 #   - the store mirrors the table: a row per row, its time, its site and the
 #     fingerprint the SQL function gives;
+#   - the story report and who reprints whom, read from their summaries, are
+#     the whole store's counts, and every link keeps its source's site and
+#     time (the writers change sites under the links);
 #   - the links kept on every write are those textfp_rebuild() makes of the
 #     same rows (source, story and score of every row);
 #   - a second table, registered with dedup => 'reject', written by the same
@@ -268,6 +271,19 @@ SELECT count(*) FROM (
 	UNION ALL
 	(SELECT * FROM textfp_story_report('news', min_size => 1) r WHERE r.size >= 2 EXCEPT ALL SELECT * FROM textfp_story_report('news'))) d}),
 			'0', "$run: the story report from the summary is the store's count");
+
+		# the same for who reprints whom, and every link keeps its source's
+		# site and time (the writers changed sites under the links)
+		is($node->safe_psql('postgres', q{
+SELECT count(*) FROM (
+	(SELECT * FROM textfp_reprints('news', same_site => true) EXCEPT ALL SELECT * FROM textfp_reprints('news', '-infinity', true))
+	UNION ALL
+	(SELECT * FROM textfp_reprints('news', '-infinity', true) EXCEPT ALL SELECT * FROM textfp_reprints('news', same_site => true))) d}),
+			'0', "$run: who reprints whom from the summary is the store's count");
+		is($node->safe_psql('postgres', q{
+SELECT count(*) FROM news_textfp c JOIN news_textfp o ON o.key = c.source
+WHERE c.source_site IS DISTINCT FROM o.site OR c.source_at IS DISTINCT FROM o.at}),
+			'0', "$run: every link keeps its source's site and time");
 
 		# the links kept on write are a rebuild's
 		$node->safe_psql('postgres', q{
