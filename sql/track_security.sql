@@ -276,6 +276,48 @@ FROM public.textfp_story_report('tsec.wired'::pg_catalog.regclass, NULL::pg_cata
 SET search_path = tsec, public;
 SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
 
+-- A site of a domain over a type whose equality is outside pg_catalog
+-- (simhash64's, in textfp's schema): the reprint summary's statements named
+-- that equality OPERATOR(public.=), which PostgreSQL resolves against the
+-- operands' types, and an operator of exactly the domain's types that a
+-- co-tenant planted in textfp's schema ran as the table's owner (in the
+-- writers' folds, textfp_rebuild() and the reprints report).  The operands
+-- are cast to the operator's own type now.
+GRANT CREATE ON SCHEMA public TO regress_tsec_writer;
+SET ROLE regress_tsec_owner;
+CREATE DOMAIN fp_site AS public.simhash64;
+RESET ROLE;
+SET ROLE regress_tsec_writer;
+CREATE FUNCTION tsec_dec.site_eq(tsec.fp_site, tsec.fp_site) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('=(fp_site, fp_site)'); RETURN $1::public.simhash64 OPERATOR(public.=) $2::public.simhash64; END $$;
+CREATE OPERATOR public.= (LEFTARG = tsec.fp_site, RIGHTARG = tsec.fp_site, FUNCTION = tsec_dec.site_eq);
+RESET ROLE;
+SET ROLE regress_tsec_owner;
+CREATE TABLE fp_sited (id bigint PRIMARY KEY, at timestamptz NOT NULL, site fp_site, body text);
+INSERT INTO fp_sited SELECT i, '2025-01-01'::timestamptz + i * interval '1 minute', simhash64_from_bigint(i % 3), b.body
+FROM generate_series(1, 6) i, texts b WHERE b.n = 1 + i % 3;
+CALL textfp_track('fp_sited', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+GRANT INSERT, UPDATE, DELETE, SELECT ON fp_sited TO regress_tsec_writer;
+RESET ROLE;
+TRUNCATE tsec.calls;
+SET ROLE regress_tsec_writer;
+INSERT INTO tsec.fp_sited SELECT i, '2025-01-02'::timestamptz + i * interval '1 minute', public.simhash64_from_bigint(i % 5), b.body
+FROM generate_series(100, 399) i, tsec.texts b WHERE b.n = 1 + i % 3;
+UPDATE tsec.fp_sited SET site = public.simhash64_from_bigint(7) WHERE id <= 300;
+RESET ROLE;
+CALL textfp_rebuild('tsec.fp_sited');
+-- the summary's answer is the store's links counted
+SELECT (SELECT count(*) FROM (
+		(SELECT * FROM textfp_reprints('tsec.fp_sited', same_site => true) EXCEPT ALL
+		 SELECT * FROM textfp_reprints('tsec.fp_sited', '-infinity', true))
+		UNION ALL
+		(SELECT * FROM textfp_reprints('tsec.fp_sited', '-infinity', true) EXCEPT ALL
+		 SELECT * FROM textfp_reprints('tsec.fp_sited', same_site => true))) d) AS reprints_differ,
+	(SELECT count(*) > 1 FROM textfp_reprints('tsec.fp_sited', same_site => true)) AS pairs;
+SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
+DROP OPERATOR public.= (tsec.fp_site, tsec.fp_site);
+REVOKE CREATE ON SCHEMA public FROM regress_tsec_writer;
+
 RESET search_path;
 DROP SCHEMA tsec CASCADE;
 DROP ROLE regress_tsec_owner;

@@ -296,9 +296,9 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 			 */
 			(void) track_run_sql(c, psprintf(
 				"UPDATE ONLY %1$s c SET source_site = o.site, source_at = o.at FROM ONLY %1$s o WHERE o.key %2$s c.source "
-				"AND NOT (coalesce(c.source_site %3$s o.site, c.source_site IS NULL AND o.site IS NULL) "
+				"AND NOT (coalesce(%3$s, c.source_site IS NULL AND o.site IS NULL) "
 				"AND coalesce(c.source_at %4$s o.at, false))",
-				c->store_name, keq, c->site_eq, track_operator_sql(lookup_type_cache(c->time_type, TYPECACHE_EQ_OPR)->eq_opr)));
+				c->store_name, keq, track_eq_sql(c->site_store_type, "c.source_site", "o.site"), track_operator_sql(lookup_type_cache(c->time_type, TYPECACHE_EQ_OPR)->eq_opr)));
 			(void) track_run_sql(c, psprintf(
 				"UPDATE ONLY %s c SET source_site = NULL, source_at = NULL WHERE c.source IS NULL "
 				"AND (c.source_site IS NOT NULL OR c.source_at IS NOT NULL)",

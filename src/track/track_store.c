@@ -18,6 +18,7 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
@@ -47,6 +48,56 @@ track_operator_sql(Oid opr)
 				 NameStr(form->oprname));
 	ReleaseSysCache(tup);
 	return s;
+}
+
+/*
+ * SQL: a = b by the default equality of type (the type cache's), written
+ * OPERATOR(schema.name).  PostgreSQL resolves that name against the
+ * operands' types in the schema: for a domain over a type whose equality is
+ * outside pg_catalog (textfp's simhash64, an extension's type), an operator
+ * of exactly the domain's types that someone who may create in that schema
+ * planted would win, and run as T's owner.  Outside pg_catalog the operands
+ * are cast to the operator's own type (a domain to its base type: a
+ * relabeling, no function, the index still usable), which only the operator
+ * itself matches exactly; another mismatch is refused.
+ */
+char *
+track_eq_sql(Oid type, const char *a, const char *b)
+{
+	TypeCacheEntry *tc = lookup_type_cache(type, TYPECACHE_EQ_OPR);
+	HeapTuple	tup;
+	Form_pg_operator form;
+	Oid			nsp;
+	Oid			left;
+	Oid			right;
+	char	   *op;
+
+	if (!OidIsValid(tc->eq_opr))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("type %s has no equality operator", format_type_be(type))));
+	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(tc->eq_opr));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator %u", tc->eq_opr);
+	form = (Form_pg_operator) GETSTRUCT(tup);
+	nsp = form->oprnamespace;
+	left = form->oprleft;
+	right = form->oprright;
+	ReleaseSysCache(tup);
+	op = track_operator_sql(tc->eq_opr);
+	if (nsp == PG_CATALOG_NAMESPACE || (left == type && right == type))
+		return psprintf("%s %s %s", a, op, b);
+	if (left == right && getBaseType(type) == left)
+	{
+		char	   *t = format_type_be_qualified(left);
+
+		return psprintf("%s::%s %s %s::%s", a, t, op, b, t);
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("type %s compares by operator %s of other types", format_type_be(type), op),
+			 errdetail("textfp takes a site type whose equality is in pg_catalog, or takes the type itself or its base type.")));
+	return NULL;				/* keep the compiler quiet */
 }
 
 static SPIPlanPtr
