@@ -201,6 +201,7 @@ extern void track_as_owner_leave(TrackAsOwner *s);
 extern void track_prepare_plans(TrackConfig *c);
 extern char *track_operator_sql(Oid opr);
 extern char *track_eq_sql(Oid type, const char *a, const char *b);
+extern char *track_null_sql(Oid type, const char *expr, bool null);
 extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
 extern int	track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap);
 extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);

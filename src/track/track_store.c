@@ -100,6 +100,21 @@ track_eq_sql(Oid type, const char *a, const char *b)
 	return NULL;				/* keep the compiler quiet */
 }
 
+/*
+ * SQL: expr IS NULL (null) or IS NOT NULL, of the value itself: for a
+ * composite type those test its fields (a composite of NULL fields IS NULL,
+ * and one with a NULL field is neither), where the store's index, its
+ * unique index and GROUP BY see one value that is not NULL.  ROW(expr)
+ * tests its one field, the value.
+ */
+char *
+track_null_sql(Oid type, const char *expr, bool null)
+{
+	return type_is_rowtype(type)
+		? psprintf("ROW(%s) IS %sNULL", expr, null ? "" : "NOT ")
+		: psprintf("%s IS %sNULL", expr, null ? "" : "NOT ");
+}
+
 static SPIPlanPtr
 prepare(TrackConfig *c, const char *sql, int nargs, Oid *types, bool generic)
 {
