@@ -190,7 +190,7 @@ track_prepare_plans(TrackConfig *c)
 	 */
 	pairs = c->site_att
 		? psprintf(", p AS (INSERT INTO %s (source_site, site) SELECT o.source_site, o.site FROM o WHERE o.source IS NOT NULL "
-				   "UNION ALL SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL) ", c->reprint_changes_name)
+				   "UNION SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL) ", c->reprint_changes_name)
 		: " ";
 	c->plans[PLAN_INSERT] = prepare(c, psprintf(
 		"WITH o AS (SELECT s.story, s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
@@ -231,8 +231,10 @@ track_prepare_plans(TrackConfig *c)
 		: " "), 1, t_key, false);
 	/*
 	 * A site changed: the row's own link's pair, and its copies' (whose
-	 * source_site it is); the caller holds the row's locks, which a write
-	 * linking a copy to it takes too.
+	 * source_site it is), each pair once (UNION: a row of a thousand copies
+	 * appended two thousand rows, and at REPEATABLE READ no fold takes them);
+	 * the caller holds the row's locks, which a write linking a copy to it
+	 * takes too.
 	 */
 	c->plans[PLAN_SITE] = prepare(c, psprintf(
 		"WITH o AS (SELECT s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
@@ -241,8 +243,8 @@ track_prepare_plans(TrackConfig *c)
 		"wc AS (UPDATE ONLY %1$s s SET source_site = $3 WHERE s.source %3$s $1 RETURNING s.source_site, s.site), "
 		"l AS (INSERT INTO %2$s (story) SELECT w.story FROM w), "
 		"p AS (INSERT INTO %4$s (source_site, site) SELECT o.source_site, o.site FROM o WHERE o.source IS NOT NULL "
-		"UNION ALL SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL "
-		"UNION ALL SELECT oc.source_site, oc.site FROM oc UNION ALL SELECT wc.source_site, wc.site FROM wc) "
+		"UNION SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL "
+		"UNION SELECT oc.source_site, oc.site FROM oc UNION SELECT wc.source_site, wc.site FROM wc) "
 		"SELECT 1 FROM w",
 		s, c->changes_name, keq, c->reprint_changes_name), 3, t_site, false);
 	c->plans[PLAN_CHILDREN] = prepare(c, psprintf(
