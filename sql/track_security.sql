@@ -345,6 +345,35 @@ SELECT pg_temp.reprints_differ('tsec.outlets') AS summary_differs;
 SELECT source_site, reprint_site, reprints FROM textfp_reprints('tsec.outlets', same_site => true)
 ORDER BY 1 NULLS FIRST, 2 NULLS FIRST;
 
+-- A site of a domain over the owner's enum, or over an array: the site
+-- pairs' statements wrote OPERATOR(pg_catalog.=) between two values of the
+-- domain, which matches no operator of a polymorphic type (anyenum,
+-- anyarray), and textfp_track failed (42883).  A domain is compared as its
+-- base type now.
+SET ROLE regress_tsec_owner;
+CREATE TYPE tsec.tone AS ENUM ('calm', 'loud');
+CREATE DOMAIN tsec.tone_site AS tsec.tone;
+CREATE DOMAIN tsec.tag_site AS text[];
+CREATE TABLE toned (id bigint PRIMARY KEY, at timestamptz NOT NULL, site tsec.tone_site, body text);
+CREATE TABLE tagged (id bigint PRIMARY KEY, at timestamptz NOT NULL, site tsec.tag_site, body text);
+INSERT INTO toned SELECT i, '2025-01-01'::timestamptz + i * interval '1 day', (ARRAY['calm', 'loud', NULL])[1 + i % 3]::tsec.tone,
+	(SELECT body FROM texts WHERE n = 1 + i % 2)
+FROM generate_series(1, 6) i;
+INSERT INTO tagged SELECT i, '2025-01-01'::timestamptz + i * interval '1 day', CASE i % 3 WHEN 0 THEN '{a}'::text[] WHEN 1 THEN '{b,c}' END,
+	(SELECT body FROM texts WHERE n = 1 + i % 2)
+FROM generate_series(1, 6) i;
+CALL textfp_track('toned', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+CALL textfp_track('tagged', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+INSERT INTO toned SELECT i, '2025-01-01'::timestamptz + i * interval '1 day', (ARRAY['calm', 'loud', NULL])[1 + i % 3]::tsec.tone,
+	(SELECT body FROM texts WHERE n = 1 + i % 2)
+FROM generate_series(7, 9) i;
+UPDATE toned SET site = 'loud' WHERE id = 1;
+UPDATE tagged SET site = '{d}' WHERE id = 1;
+RESET ROLE;
+SELECT pg_temp.reprints_differ('tsec.toned') AS toned_differ, pg_temp.reprints_differ('tsec.tagged') AS tagged_differ;
+SELECT source_site, reprint_site, reprints FROM textfp_reprints('tsec.toned', same_site => true)
+ORDER BY 1 NULLS FIRST, 2 NULLS FIRST;
+
 -- A writer's site change of a row with many copies: each copy's link keeps
 -- the row's site, and the change appended two change rows per copy (80 for
 -- 40 copies), which no fold takes at REPEATABLE READ.  Each pair once now.

@@ -52,19 +52,21 @@ track_operator_sql(Oid opr)
 
 /*
  * SQL: a = b by the default equality of type (the type cache's), written
- * OPERATOR(schema.name).  PostgreSQL resolves that name against the
- * operands' types in the schema: for a domain over a type whose equality is
- * outside pg_catalog (textfp's simhash64, an extension's type), an operator
- * of exactly the domain's types that someone who may create in that schema
- * planted would win, and run as T's owner.  Outside pg_catalog the operands
- * are cast to the operator's own type (a domain to its base type: a
- * relabeling, no function, the index still usable), which only the operator
- * itself matches exactly; another mismatch is refused.
+ * OPERATOR(schema.name), which PostgreSQL resolves against the operands'
+ * types.  A domain's operands are cast to its base type (a relabeling: no
+ * function runs, the index stays usable): pg_catalog's operators of
+ * polymorphic types (an enum's, an array's, a composite's) match no domain
+ * over them, and outside pg_catalog an operator of exactly the domain's types
+ * that someone who may create in the operator's schema planted (textfp's
+ * schema for a domain over simhash64, an extension's) would win, and run as
+ * T's owner.  Outside pg_catalog the equality must then take the type
+ * itself, which only it matches exactly.
  */
 char *
 track_eq_sql(Oid type, const char *a, const char *b)
 {
-	TypeCacheEntry *tc = lookup_type_cache(type, TYPECACHE_EQ_OPR);
+	Oid			base = getBaseType(type);
+	TypeCacheEntry *tc = lookup_type_cache(base, TYPECACHE_EQ_OPR);
 	HeapTuple	tup;
 	Form_pg_operator form;
 	Oid			nsp;
@@ -85,19 +87,18 @@ track_eq_sql(Oid type, const char *a, const char *b)
 	right = form->oprright;
 	ReleaseSysCache(tup);
 	op = track_operator_sql(tc->eq_opr);
-	if (nsp == PG_CATALOG_NAMESPACE || (left == type && right == type))
-		return psprintf("%s %s %s", a, op, b);
-	if (left == right && getBaseType(type) == left)
+	if (nsp != PG_CATALOG_NAMESPACE && (left != base || right != base))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("type %s compares by operator %s of other types", format_type_be(type), op),
+				 errdetail("textfp takes a site type whose equality is in pg_catalog or takes the type (or a domain's base type) itself.")));
+	if (base != type)
 	{
-		char	   *t = format_type_be_qualified(left);
+		char	   *t = format_type_be_qualified(base);
 
 		return psprintf("%s::%s %s %s::%s", a, t, op, b, t);
 	}
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("type %s compares by operator %s of other types", format_type_be(type), op),
-			 errdetail("textfp takes a site type whose equality is in pg_catalog, or takes the type itself or its base type.")));
-	return NULL;				/* keep the compiler quiet */
+	return psprintf("%s %s %s", a, op, b);
 }
 
 /*
