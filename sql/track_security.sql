@@ -374,6 +374,23 @@ SELECT pg_temp.reprints_differ('tsec.toned') AS toned_differ, pg_temp.reprints_d
 SELECT source_site, reprint_site, reprints FROM textfp_reprints('tsec.toned', same_site => true)
 ORDER BY 1 NULLS FIRST, 2 NULLS FIRST;
 
+-- Times without a time zone: a link's delay was the difference of its
+-- times cast to timestamptz, in the TimeZone of the session that folded
+-- (2 hours in UTC, 1 in New York across the change to summer time), and the
+-- summary kept the folder's answer.  A delay is the difference of the times
+-- themselves now, whoever folds or reads.
+SET ROLE regress_tsec_owner;
+CREATE TABLE local_times (id bigint PRIMARY KEY, at timestamp NOT NULL, site text, body text);
+INSERT INTO local_times VALUES (1, '2025-03-09 01:30', 'ledger', (SELECT body FROM texts WHERE n = 1)),
+	(2, '2025-03-09 03:30', 'herald', (SELECT body FROM texts WHERE n = 2));
+SET timezone = 'UTC';
+CALL textfp_track('local_times', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+RESET ROLE;
+SET timezone = 'America/New_York';
+SELECT * FROM textfp_reprints('tsec.local_times');
+SELECT * FROM textfp_reprints('tsec.local_times', '-infinity');
+SET timezone = 'UTC';
+
 -- A writer's site change of a row with many copies: each copy's link keeps
 -- the row's site, and the change appended two change rows per copy (80 for
 -- 40 copies), which no fold takes at REPEATABLE READ.  Each pair once now.

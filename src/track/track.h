@@ -228,9 +228,12 @@ extern bool track_within(TrackConfig *c, double score, double bound);
  * A site pair's counts over the links of copies c, given the expression of
  * their sources' time (the time the link keeps, c.source_at, or the source
  * row's own): the reprint summary's and the reprints report's, as above.
+ * A delay is the difference of the times in their own type (a date plus
+ * nothing is a timestamp): a cast of a timestamp to timestamptz depends on
+ * the TimeZone of the session, and the summary keeps the folder's answer.
  */
 #define TRACK_PAIR_COUNTS(source_at) "count(*) AS reprints, count(DISTINCT c.story) AS stories, " \
-	"percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - " source_at "::timestamptz) AS median_delay"
+	"percentile_disc(0.5) WITHIN GROUP (ORDER BY (c.at + '0'::interval) - (" source_at " + '0'::interval)) AS median_delay"
 
 /* track_story.c: the summaries, folded from the changed stories and site pairs */
 extern Oid	track_side_table(Oid store_relid, const char *suffix);
