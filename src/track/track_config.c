@@ -379,7 +379,7 @@ build_config(TrackConfig *c, Relation rel)
 	}
 	comparison(c->key_type, &c->key_cmp, c->cxt);
 	comparison(c->time_type, &c->time_cmp, c->cxt);
-	/* the store's site column: the site's type, or text without one; its equality is one textfp can name */
+	/* the store's site column: the site's type, or text without one (track_eq_sql() refuses a type it cannot name) */
 	c->site_store_type = c->site_att ? c->site_type : TEXTOID;
 	(void) track_eq_sql(c->site_store_type, "a", "b");
 	{

@@ -87,15 +87,15 @@ track_fold_sql(TrackConfig *c, const char *keq)
  * reference), NULL equal to NULL, as rows c (story, at, source_at) of store; a
  * branch for each way the pair may hold a NULL (the value NULL, as the
  * unique index sees it: track_null_sql()), so that each is a scan of the
- * store's index on (source_site, site) and a link matches one branch.  site_type is the store's site
- * type, compared by its equality (track_eq_sql()).
+ * store's index on (source_site, site) and a link matches one branch.
+ * site_type is the store's site type, compared by its equality
+ * (track_eq_sql()).
  */
 char *
 track_pair_rows(const char *store, Oid site_type)
 {
 	char	   *src = track_eq_sql(site_type, "c.source_site", "k.source_site");
 	char	   *site = track_eq_sql(site_type, "c.site", "k.site");
-
 	char	   *src_null = psprintf("%s AND %s", track_null_sql(site_type, "k.source_site", true),
 									track_null_sql(site_type, "c.source_site", true));
 	char	   *site_null = psprintf("%s AND %s", track_null_sql(site_type, "k.site", true),
