@@ -281,8 +281,8 @@ SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
 -- that equality OPERATOR(public.=), which PostgreSQL resolves against the
 -- operands' types, and an operator of exactly the domain's types that a
 -- co-tenant planted in textfp's schema ran as the table's owner (in the
--- writers' folds, textfp_rebuild() and the reprints report).  The operands
--- are cast to the operator's own type now.
+-- writers' folds, textfp_rebuild() and the reprints report).  A domain's
+-- operands are cast to its base type now, which only the real = matches.
 GRANT CREATE ON SCHEMA public TO regress_tsec_writer;
 SET ROLE regress_tsec_owner;
 CREATE DOMAIN fp_site AS public.simhash64;
