@@ -100,7 +100,7 @@ typedef struct TrackConfig
 	char	   *changes_name;
 	char	   *reprints_name;
 	char	   *reprint_changes_name;
-	char	   *site_eq;		/* OPERATOR(...) of the store's site type's equality */
+	Oid			site_store_type;	/* the store's site type: the site's, or text */
 	char	   *nsp;			/* textfp's schema */
 
 	/* T's columns */
@@ -200,6 +200,8 @@ extern void track_as_owner_leave(TrackAsOwner *s);
 /* track_store.c: each runs as T's owner, with SPI connected by the caller */
 extern void track_prepare_plans(TrackConfig *c);
 extern char *track_operator_sql(Oid opr);
+extern char *track_eq_sql(Oid type, const char *a, const char *b);
+extern char *track_null_sql(Oid type, const char *expr, bool null);
 extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
 extern int	track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap);
 extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);
@@ -226,13 +228,16 @@ extern bool track_within(TrackConfig *c, double score, double bound);
  * A site pair's counts over the links of copies c, given the expression of
  * their sources' time (the time the link keeps, c.source_at, or the source
  * row's own): the reprint summary's and the reprints report's, as above.
+ * A delay is the difference of the times in their own type (a date plus
+ * nothing is a timestamp): a cast of a timestamp to timestamptz depends on
+ * the TimeZone of the session, and the summary keeps the folder's answer.
  */
 #define TRACK_PAIR_COUNTS(source_at) "count(*) AS reprints, count(DISTINCT c.story) AS stories, " \
-	"percentile_disc(0.5) WITHIN GROUP (ORDER BY c.at::timestamptz - " source_at "::timestamptz) AS median_delay"
+	"percentile_disc(0.5) WITHIN GROUP (ORDER BY (c.at + '0'::interval) - (" source_at " + '0'::interval)) AS median_delay"
 
 /* track_story.c: the summaries, folded from the changed stories and site pairs */
 extern Oid	track_side_table(Oid store_relid, const char *suffix);
-extern char *track_pair_rows(const char *store, const char *seq);
+extern char *track_pair_rows(const char *store, Oid site_type);
 extern char *track_fold_sql(TrackConfig *c, const char *keq);
 extern char *track_fold_pairs_sql(TrackConfig *c);
 extern void track_maybe_fold(TrackConfig *c);

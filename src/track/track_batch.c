@@ -296,13 +296,16 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 			 */
 			(void) track_run_sql(c, psprintf(
 				"UPDATE ONLY %1$s c SET source_site = o.site, source_at = o.at FROM ONLY %1$s o WHERE o.key %2$s c.source "
-				"AND NOT (coalesce(c.source_site %3$s o.site, c.source_site IS NULL AND o.site IS NULL) "
+				"AND NOT (coalesce(%3$s, %5$s AND %6$s) "
 				"AND coalesce(c.source_at %4$s o.at, false))",
-				c->store_name, keq, c->site_eq, track_operator_sql(lookup_type_cache(c->time_type, TYPECACHE_EQ_OPR)->eq_opr)));
+				c->store_name, keq, track_eq_sql(c->site_store_type, "c.source_site", "o.site"),
+				track_operator_sql(lookup_type_cache(c->time_type, TYPECACHE_EQ_OPR)->eq_opr),
+				track_null_sql(c->site_store_type, "c.source_site", true),
+				track_null_sql(c->site_store_type, "o.site", true)));
 			(void) track_run_sql(c, psprintf(
 				"UPDATE ONLY %s c SET source_site = NULL, source_at = NULL WHERE c.source IS NULL "
-				"AND (c.source_site IS NOT NULL OR c.source_at IS NOT NULL)",
-				c->store_name));
+				"AND (%s OR c.source_at IS NOT NULL)",
+				c->store_name, track_null_sql(c->site_store_type, "c.source_site", false)));
 			(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprint_changes_name));
 			(void) track_run_sql(c, psprintf("DELETE FROM ONLY %s", c->reprints_name));
 			if (c->site_att)

@@ -379,17 +379,9 @@ build_config(TrackConfig *c, Relation rel)
 	}
 	comparison(c->key_type, &c->key_cmp, c->cxt);
 	comparison(c->time_type, &c->time_cmp, c->cxt);
-	{
-		/* the store's site column: the site's type, or text without one */
-		TypeCacheEntry *tc = lookup_type_cache(c->site_att ? c->site_type : TEXTOID, TYPECACHE_EQ_OPR);
-
-		if (!OidIsValid(tc->eq_opr))
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_FUNCTION),
-					 errmsg("site type %s of table %s has no equality operator", format_type_be(c->site_type),
-							get_rel_name(c->relid))));
-		c->site_eq = track_operator_sql(tc->eq_opr);
-	}
+	/* the store's site column: the site's type, or text without one (track_eq_sql() refuses a type it cannot name) */
+	c->site_store_type = c->site_att ? c->site_type : TEXTOID;
+	(void) track_eq_sql(c->site_store_type, "a", "b");
 	{
 		TypeCacheEntry *tc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR_FINFO);
 

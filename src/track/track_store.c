@@ -18,6 +18,7 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
@@ -47,6 +48,72 @@ track_operator_sql(Oid opr)
 				 NameStr(form->oprname));
 	ReleaseSysCache(tup);
 	return s;
+}
+
+/*
+ * SQL: a = b by the default equality of type (the type cache's), written
+ * OPERATOR(schema.name), which PostgreSQL resolves against the operands'
+ * types.  A domain's operands are cast to its base type (a relabeling: no
+ * function runs, the index stays usable): pg_catalog's operators of
+ * polymorphic types (an enum's, an array's, a composite's) match no domain
+ * over them, and outside pg_catalog an operator of exactly the domain's types
+ * that someone who may create in the operator's schema planted (textfp's
+ * schema for a domain over simhash64, an extension's) would win, and run as
+ * T's owner.  Outside pg_catalog the equality must then take the type
+ * itself, which only it matches exactly.
+ */
+char *
+track_eq_sql(Oid type, const char *a, const char *b)
+{
+	Oid			base = getBaseType(type);
+	TypeCacheEntry *tc = lookup_type_cache(base, TYPECACHE_EQ_OPR);
+	HeapTuple	tup;
+	Form_pg_operator form;
+	Oid			nsp;
+	Oid			left;
+	Oid			right;
+	char	   *op;
+
+	if (!OidIsValid(tc->eq_opr))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("type %s has no equality operator", format_type_be(type))));
+	tup = SearchSysCache1(OPEROID, ObjectIdGetDatum(tc->eq_opr));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for operator %u", tc->eq_opr);
+	form = (Form_pg_operator) GETSTRUCT(tup);
+	nsp = form->oprnamespace;
+	left = form->oprleft;
+	right = form->oprright;
+	ReleaseSysCache(tup);
+	op = track_operator_sql(tc->eq_opr);
+	if (nsp != PG_CATALOG_NAMESPACE && (left != base || right != base))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("type %s compares by operator %s of other types", format_type_be(type), op),
+				 errdetail("textfp takes a site type whose equality is in pg_catalog or takes the type (or a domain's base type) itself.")));
+	if (base != type)
+	{
+		char	   *t = format_type_be_qualified(base);
+
+		return psprintf("%s::%s %s %s::%s", a, t, op, b, t);
+	}
+	return psprintf("%s %s %s", a, op, b);
+}
+
+/*
+ * SQL: expr IS NULL (null) or IS NOT NULL, of the value itself: for a
+ * composite type those test its fields (a composite of NULL fields IS NULL,
+ * and one with a NULL field is neither), where the store's index, its
+ * unique index and GROUP BY see one value that is not NULL.  ROW(expr)
+ * tests its one field, the value.
+ */
+char *
+track_null_sql(Oid type, const char *expr, bool null)
+{
+	return type_is_rowtype(type)
+		? psprintf("ROW(%s) IS %sNULL", expr, null ? "" : "NOT ")
+		: psprintf("%s IS %sNULL", expr, null ? "" : "NOT ");
 }
 
 static SPIPlanPtr
@@ -124,7 +191,7 @@ track_prepare_plans(TrackConfig *c)
 	 */
 	pairs = c->site_att
 		? psprintf(", p AS (INSERT INTO %s (source_site, site) SELECT o.source_site, o.site FROM o WHERE o.source IS NOT NULL "
-				   "UNION ALL SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL) ", c->reprint_changes_name)
+				   "UNION SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL) ", c->reprint_changes_name)
 		: " ";
 	c->plans[PLAN_INSERT] = prepare(c, psprintf(
 		"WITH o AS (SELECT s.story, s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
@@ -165,8 +232,10 @@ track_prepare_plans(TrackConfig *c)
 		: " "), 1, t_key, false);
 	/*
 	 * A site changed: the row's own link's pair, and its copies' (whose
-	 * source_site it is); the caller holds the row's locks, which a write
-	 * linking a copy to it takes too.
+	 * source_site it is), each pair once (UNION: a row of a thousand copies
+	 * appended two thousand rows, and at REPEATABLE READ no fold takes them);
+	 * the caller holds the row's locks, which a write linking a copy to it
+	 * takes too.
 	 */
 	c->plans[PLAN_SITE] = prepare(c, psprintf(
 		"WITH o AS (SELECT s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
@@ -175,8 +244,8 @@ track_prepare_plans(TrackConfig *c)
 		"wc AS (UPDATE ONLY %1$s s SET source_site = $3 WHERE s.source %3$s $1 RETURNING s.source_site, s.site), "
 		"l AS (INSERT INTO %2$s (story) SELECT w.story FROM w), "
 		"p AS (INSERT INTO %4$s (source_site, site) SELECT o.source_site, o.site FROM o WHERE o.source IS NOT NULL "
-		"UNION ALL SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL "
-		"UNION ALL SELECT oc.source_site, oc.site FROM oc UNION ALL SELECT wc.source_site, wc.site FROM wc) "
+		"UNION SELECT w.source_site, w.site FROM w WHERE w.source IS NOT NULL "
+		"UNION SELECT oc.source_site, oc.site FROM oc UNION SELECT wc.source_site, wc.site FROM wc) "
 		"SELECT 1 FROM w",
 		s, c->changes_name, keq, c->reprint_changes_name), 3, t_site, false);
 	c->plans[PLAN_CHILDREN] = prepare(c, psprintf(

@@ -85,23 +85,32 @@ track_fold_sql(TrackConfig *c, const char *keq)
 /*
  * SQL: the links of the site pair k.source_site, k.site (a lateral
  * reference), NULL equal to NULL, as rows c (story, at, source_at) of store; a
- * branch for each way the pair may hold a NULL, so that each is a scan of
- * the store's index on (source_site, site).  seq is the site type's
- * equality operator.
+ * branch for each way the pair may hold a NULL (the value NULL, as the
+ * unique index sees it: track_null_sql()), so that each is a scan of the
+ * store's index on (source_site, site) and a link matches one branch.
+ * site_type is the store's site type, compared by its equality
+ * (track_eq_sql()).
  */
 char *
-track_pair_rows(const char *store, const char *seq)
+track_pair_rows(const char *store, Oid site_type)
 {
+	char	   *src = track_eq_sql(site_type, "c.source_site", "k.source_site");
+	char	   *site = track_eq_sql(site_type, "c.site", "k.site");
+	char	   *src_null = psprintf("%s AND %s", track_null_sql(site_type, "k.source_site", true),
+									track_null_sql(site_type, "c.source_site", true));
+	char	   *site_null = psprintf("%s AND %s", track_null_sql(site_type, "k.site", true),
+									 track_null_sql(site_type, "c.site", true));
+
 	return psprintf(
 		"(SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
-		"AND c.source_site %2$s k.source_site AND c.site %2$s k.site "
+		"AND %2$s AND %3$s "
 		"UNION ALL SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
-		"AND k.source_site IS NULL AND c.source_site IS NULL AND c.site %2$s k.site "
+		"AND %4$s AND %3$s "
 		"UNION ALL SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
-		"AND c.source_site %2$s k.source_site AND k.site IS NULL AND c.site IS NULL "
+		"AND %2$s AND %5$s "
 		"UNION ALL SELECT c.story, c.at, c.source_at FROM ONLY %1$s c WHERE c.source IS NOT NULL "
-		"AND k.source_site IS NULL AND c.source_site IS NULL AND k.site IS NULL AND c.site IS NULL)",
-		store, seq);
+		"AND %4$s AND %5$s)",
+		store, src, site, src_null, site_null);
 }
 
 /*
@@ -122,7 +131,7 @@ track_fold_pairs_sql(TrackConfig *c)
 		"(SELECT " TRACK_PAIR_COUNTS("c.source_at") " FROM %3$s c) a "
 		"ON CONFLICT (source_site, site) DO UPDATE SET reprints = excluded.reprints, stories = excluded.stories, "
 		"median_delay = excluded.median_delay",
-		c->reprint_changes_name, c->reprints_name, track_pair_rows(c->store_name, c->site_eq));
+		c->reprint_changes_name, c->reprints_name, track_pair_rows(c->store_name, c->site_store_type));
 }
 
 /*
