@@ -1922,7 +1922,8 @@ COMMENT ON FUNCTION textfp_track_key_collate(regtype)
 -- pair must share that still finds 99.5% of the pairs at the threshold
 -- (estimated from k values), the one whose S-curve has the smaller area
 -- below the threshold (lsh_params' false positives, 64 steps).  Bands of two
--- win from about 0.4 up: word-set minima are mostly common words and a
+-- win at most thresholds from 0.34 up and at all from 0.44 (k = 128):
+-- word-set minima are mostly common words and a
 -- site's boilerplate, and a band of two of them is rare where one is not,
 -- so lookups read far shorter posting lists.  Where neither finds 99.5%:
 -- 44 bands of one, at least one equal.  The triggers, the batches and the

@@ -268,10 +268,12 @@ SELECT method, preset, options, threshold, lsh_bands, lsh_rows, lsh_min_bands, i
 SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v1')) AS as_the_preset_gives, count(*) AS fingerprints
 FROM pre_textfp s JOIN pre p ON p.id = s.key;
 SELECT textfp_untrack('pre');
--- the banding: bands of two values, as many as the signature's first 128
--- values hold, at the most min_bands that finds 99.5% of the pairs at the
--- threshold; where none does (a low threshold, a short signature), 44
--- bands of one value; the store's index has the registration's banding
+-- the banding (textfp_track_banding): of 64 bands of two values (as many
+-- as k holds) and 44 of one, each at the most min_bands that finds 99.5%
+-- of the pairs at the threshold, the one with the smaller S-curve area
+-- below the threshold: 64 x 2 at the preset's 0.46875 and at 0.9, 44 x 1
+-- at 0.3 and below and with k = 64; recall_ok: the rule's 99.5% holds; the
+-- store's index has the registration's banding
 CREATE FUNCTION pg_temp.banding() RETURNS TABLE (threshold float8, options text[], lsh_bands integer, lsh_rows integer,
 	lsh_min_bands integer, recall_ok boolean, index_banding text)
 LANGUAGE plpgsql AS $$

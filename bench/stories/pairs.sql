@@ -23,7 +23,7 @@
 -- registration's store finds a row's earlier matches through its GIN index of its banding's bands, fp @@
 -- lsh_query(sig, bands, rows, min_bands), then verifies J >= threshold.  The banding is
 -- textfp_track_banding(threshold, k), the registration's own rule, one of these two: 64 x 2 at least 6 at
--- 0.46875, 44 x 1 below about 0.4; minbands.tsv has it per threshold (rows 1 or 2) and simulate.py
+-- 0.46875, 44 x 1 at most thresholds below 0.44; minbands.tsv has it per threshold (rows 1 or 2) and simulate.py
 -- compares the count of that banding.  A pair sharing fewer is never a link, but a cohesion check sees
 -- its score (the store compares a row with its candidate story's original directly).  Checked here: for
 -- both bandings at the default threshold's min_bands, the count is exactly fp @@ lsh_query(...) on every

@@ -29,8 +29,9 @@ when J >= t (Jaccard) or d <= t (Hamming).  Rules, each making a story id per te
   best+orig+margin(t', m)  best+orig, and the margin rule over the stories whose originals pass
 
 Candidates (the rows a text may link to) are its earlier pairs within t, for MinHash only those sharing at
-least min_bands(t) bands of the registration's banding at t, as textfp_track's store finds them; components and star take every pair within t
-(cluster_table's exact default route); cohesion checks compare with the original directly, as the store does.
+least min_bands(t) bands of the registration's banding at t, as textfp_track's store finds them; components
+and star take every pair within t (cluster_table's exact default route); cohesion checks compare with the
+original directly, as the store does.
 
 Scores: ARI (adjusted Rand index) over all texts of a group, singletons included; pairwise precision and
 recall over pairs of texts (same story against same lineage); stories; the largest story; and for
@@ -77,8 +78,8 @@ class Graph:
     """Pairs of one method within its generous threshold, as arrays: for each text (by rank in (time, key)
     order) its earlier neighbours, their similarities and how many LSH bands the pair shares, per banding
     (bands of 1 and of 2 values).  A pair sharing fewer than a rule's min_bands (minb: (rows, m), or 0 for
-    none) is never a link, but a cohesion check still sees its similarity: the store
-    compares the two fingerprints directly there."""
+    none) is never a link, but a cohesion check still sees its similarity: the store compares the two
+    fingerprints directly there."""
 
     def __init__(self, n, rank_of_key, method, rows):
         self.method = method
