@@ -1173,10 +1173,10 @@ COMMENT ON FUNCTION textfp_track_key_collate(regtype)
 -- (estimated from k values), the one whose S-curve has the smaller area
 -- below the threshold (lsh_params' false positives, 64 steps).  Bands of two
 -- win at most thresholds from 0.34 up and at all from 0.44 (k = 128):
--- word-set minima are mostly common words and a
--- site's boilerplate, and a band of two of them is rare where one is not,
--- so lookups read far shorter posting lists.  Where neither finds 99.5%:
--- 44 bands of one, at least one equal.  The triggers, the batches and the
+-- word-set minima are mostly common words (and, Chinese being signed by
+-- its characters, common characters), and a band of two of them is rare
+-- where one is not, so lookups read far shorter posting lists.  Where
+-- neither finds 99.5%: 44 bands of one, at least one equal.  The triggers, the batches and the
 -- pending rows all read the banding from the registration.
 CREATE FUNCTION textfp_track_banding(threshold float8, k integer, OUT bands integer, OUT rows integer, OUT min_bands integer)
 	LANGUAGE sql IMMUTABLE STRICT
