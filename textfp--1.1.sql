@@ -1916,6 +1916,37 @@ $$;
 COMMENT ON FUNCTION textfp_track_key_collate(regtype)
 	IS 'internal: the collation clause of a registration''s key columns for a key type (collate "C", or nothing)';
 
+-- A MinHash registration's banding for a threshold and the signatures' k
+-- (docs/stories.md): of 64 bands of two values (as many as k holds) and
+-- gin_minhash_lsh_ops' default 44 bands of one, each with the most bands a
+-- pair must share that still finds 99.5% of the pairs at the threshold
+-- (estimated from k values), the one whose S-curve has the smaller area
+-- below the threshold (lsh_params' false positives, 64 steps).  Bands of two
+-- win at most thresholds from 0.34 up and at all from 0.44 (k = 128):
+-- word-set minima are mostly common words (and, Chinese being signed by
+-- its characters, common characters), and a band of two of them is rare
+-- where one is not, so lookups read far shorter posting lists.  Where
+-- neither finds 99.5%: 44 bands of one, at least one equal.  The triggers, the batches and the
+-- pending rows all read the banding from the registration.
+CREATE FUNCTION textfp_track_banding(threshold float8, k integer, OUT bands integer, OUT rows integer, OUT min_bands integer)
+	LANGUAGE sql IMMUTABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT coalesce(c.b, 44), coalesce(c.r, 1), coalesce(c.m, 1)
+	FROM (VALUES (1)) one(x) LEFT JOIN LATERAL (
+		SELECT c.b, c.r, c.m
+		FROM (VALUES (least(64, k / 2), 2), (44, 1)) c0(b, r),
+			LATERAL (SELECT c0.b, c0.r, (SELECT max(m) FROM generate_series(1,
+						CASE WHEN c0.b >= 1 AND c0.b * c0.r <= k THEN c0.b ELSE 0 END) m
+					 WHERE @extschema@.lsh_probability(threshold, c0.b, c0.r, m, k) >= 0.995) AS m) c
+		WHERE c.m IS NOT NULL
+		ORDER BY (SELECT sum(@extschema@.lsh_probability(threshold * (i + 0.5) / 64, c.b, c.r, c.m))
+				  FROM generate_series(0, 63) i), c.r DESC
+		LIMIT 1) c ON true
+$$;
+COMMENT ON FUNCTION textfp_track_banding(float8, integer)
+	IS 'internal: a MinHash registration''s LSH banding (bands, rows, min_bands) for a threshold and signatures of k values';
+
 -- The columns of T_textfp for a key type, time type and site type.
 CREATE FUNCTION textfp_track_store_shape(key_type regtype, time_type regtype, site_type regtype, fp_type regtype)
 RETURNS text
@@ -2384,10 +2415,6 @@ BEGIN
 			RAISE EXCEPTION 'cohesion for minhash must be a Jaccard estimate from 0 to 1, not %', cohesion
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
-		-- gin_minhash_lsh_ops' default banding, 44 bands of 1; how many must
-		-- be equal follows from the threshold, below
-		bands := 44;
-		rws := 1;
 	END IF;
 	-- the model of a preset that weighs by one: the one given, or the
 	-- table's rows now, kept with the registration (its fingerprints depend on it)
@@ -2406,22 +2433,19 @@ BEGIN
 	-- fingerprint functions are strict and check nothing on a NULL one)
 	fpcall := @extschema@.textfp_track_fp_call(method, preset, options, '''''::text', '$1');
 	EXECUTE 'SELECT ' || fpcall USING idf;
-	-- the banding needs signatures of 44 values at least (k => 32 failed every
-	-- lookup, after the registration was made)
+	-- the banding (textfp_track_banding); 44 bands of one value need
+	-- signatures of 44 values at least (k => 32 failed every lookup, after
+	-- the registration was made)
 	IF method = 'minhash' THEN
 		fpcall := @extschema@.textfp_track_fp_call(method, preset, options,
 			'''textfp checks the signature size of a registration''::text', '$1');
 		EXECUTE 'SELECT (@extschema@.minhash_info(' || fpcall || ')).k' INTO sigk USING idf;
-		IF sigk < bands THEN
+		SELECT b.bands, b.rows, b.min_bands INTO bands, rws, minb FROM @extschema@.textfp_track_banding(threshold, sigk) b;
+		IF sigk < bands * rws THEN
 			RAISE EXCEPTION 'minhash signatures of % values are too short for the registration''s % bands', sigk, bands
 				USING ERRCODE = 'invalid_parameter_value',
-					  HINT = format('Leave k at its default (128), or give k => %s or more.', bands);
+					  HINT = format('Leave k at its default (128), or give k => %s or more.', bands * rws);
 		END IF;
-		-- the most bands a pair must share that still finds 99.5% of the
-		-- pairs at the threshold (estimated from sigk values)
-		minb := (SELECT max(m) FROM pg_catalog.generate_series(1, bands) m
-				 WHERE @extschema@.lsh_probability(threshold, bands, rws, m, sigk) >= 0.995);
-		minb := coalesce(minb, 1);
 	END IF;
 
 	-- the tables, owned by the table's owner

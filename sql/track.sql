@@ -268,6 +268,26 @@ SELECT method, preset, options, threshold, lsh_bands, lsh_rows, lsh_min_bands, i
 SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v1')) AS as_the_preset_gives, count(*) AS fingerprints
 FROM pre_textfp s JOIN pre p ON p.id = s.key;
 SELECT textfp_untrack('pre');
+-- the banding (textfp_track_banding): of 64 bands of two values (as many
+-- as k holds) and 44 of one, each at the most min_bands that finds 99.5%
+-- of the pairs at the threshold, the one with the smaller S-curve area
+-- below the threshold: 64 x 2 at the preset's 0.46875 and at 0.9, 44 x 1
+-- at 0.3 and below and with k = 64; recall_ok: the rule's 99.5% holds; the
+-- store's index has the registration's banding
+CREATE FUNCTION pg_temp.banding() RETURNS TABLE (threshold float8, options text[], lsh_bands integer, lsh_rows integer,
+	lsh_min_bands integer, recall_ok boolean, index_banding text)
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY SELECT c.threshold, c.options, c.lsh_bands, c.lsh_rows, c.lsh_min_bands,
+		lsh_probability(c.threshold, c.lsh_bands, c.lsh_rows, c.lsh_min_bands, (minhash_info(s.fp)).k) >= 0.995,
+		(SELECT substring(pg_get_indexdef(i.indexrelid) FROM 'gin_minhash_lsh_ops \(([^)]*)\)') FROM pg_index i
+		 WHERE i.indrelid = 'pre_textfp'::regclass AND pg_get_indexdef(i.indexrelid) LIKE '%gin_minhash_lsh_ops%')
+	FROM pre_textfp_config c, (SELECT fp FROM pre_textfp WHERE fp IS NOT NULL LIMIT 1) s;
+END $$;
+SELECT format('CALL textfp_track(''pre'', ''body'', ''id'', ''at'', method => ''minhash'', threshold => %s, options => %L)', t, o),
+	'SELECT * FROM pg_temp.banding()', 'SELECT textfp_untrack(''pre'') IS NULL AS untracked'
+FROM (VALUES (0.46875, '{}'::text[]), (0.3, '{}'), (0.25, '{}'), (0.2, '{}'), (0.9, '{}'),
+	(0.46875, '{k=64}'), (0.46875, '{k=256}'), (0.25, '{k=44}')) v(t, o) \gexec
 -- simhash_idf_v1 without a model: the registration builds one from the
 -- table's rows, keeps it, and weighs every fingerprint by it
 CALL textfp_track('pre', 'body', 'id', 'at', preset => 'simhash_idf_v1');

@@ -150,10 +150,13 @@ DECLARE
 	near text := CASE WHEN minhash THEN 'jaccard(%1$s::minhash_sig, %2$s::minhash_sig)'
 					  ELSE 'hamming_distance(%1$s::simhash64, %2$s::simhash64)::float8' END;
 	n bigint;
+	bands integer;
+	rows integer;
 	min_bands integer;
 BEGIN
 	cohesion := coalesce(cohesion, threshold);
-	EXECUTE format('SELECT lsh_min_bands FROM %s', store::text || '_config') INTO min_bands;
+	-- the registration's banding: the store finds only the candidates it gives
+	EXECUTE format('SELECT lsh_bands, lsh_rows, lsh_min_bands FROM %s', store::text || '_config') INTO bands, rows, min_bands;
 	-- ord: the (time, key) order, the key's "C" order being the store's
 	DROP TABLE IF EXISTS pg_temp.oracle_rows;
 	EXECUTE format('CREATE TEMP TABLE oracle_rows AS SELECT key::text AS key, row_number() OVER (ORDER BY at, key) AS ord,
@@ -164,9 +167,9 @@ BEGIN
 				WHERE e.ord < $1 AND e.fp IS NOT NULL AND %1$s %3$s $2 %4$s
 				ORDER BY %1$s %5$s, e.ord',
 				format(near, 'e.fp', '$3'), format(near, 'o.fp', '$3'), CASE WHEN minhash THEN '>=' ELSE '<=' END,
-				CASE WHEN minhash THEN 'AND e.fp::minhash_sig @@ lsh_query($3::minhash_sig, 44, 1, $4)' ELSE '' END,
+				CASE WHEN minhash THEN 'AND e.fp::minhash_sig @@ lsh_query($3::minhash_sig, $5, $6, $4)' ELSE '' END,
 				CASE WHEN minhash THEN 'DESC' ELSE 'ASC' END)
-			USING r.ord, threshold, r.fp, min_bands
+			USING r.ord, threshold, r.fp, min_bands, bands, rows
 		LOOP
 			IF (CASE WHEN minhash THEN c.to_original >= cohesion ELSE c.to_original <= cohesion END) THEN
 				UPDATE oracle_rows o SET source = c.key, story = c.story, score = c.score WHERE o.key = r.key;

@@ -5,9 +5,10 @@
 --   psql -X -v corpus=lineages -v out=/tmp/st -f bench/stories/pairs.sql < lineages.tsv
 --
 -- Writes :out/<corpus>.texts.tsv (key, lang, set, lineage, version, time as epoch seconds),
--- :out/<corpus>.pairs.tsv (method, a, b, score, bands) with a < b, every pair of the set (all pairs are
--- scored, no index: the sets are small) whose score reaches the generous bound, and
--- :out/<corpus>.minbands.tsv (threshold, min_bands), the registration's LSH rule per MinHash threshold:
+-- :out/<corpus>.pairs.tsv (method, a, b, score, bands1, bands2) with a < b, every pair of the set (all
+-- pairs are scored, no index: the sets are small) whose score reaches the generous bound, and
+-- :out/<corpus>.minbands.tsv (threshold, min_bands, rows), the registration's LSH rule per MinHash
+-- threshold:
 --
 --   method  fingerprint (txt: title, newline, body, as bench/quality scores it)      score      kept at
 --   mh      minhash(txt, preset => 'minhash_v1'): textfp_track's default             Jaccard    >= 0.1
@@ -17,13 +18,16 @@
 --           is not given: here idf_model(simhash_features(txt, preset => 'simhash_idf_v1')) over every
 --           text of the set, as a table holding the set would build it
 --
--- bands (mh only; 44 elsewhere) is how many of the 44 bands of one position (minhash_bands(sig, 44, 1)) the
--- pair shares: a registration's store finds a row's earlier matches through its GIN index of those bands,
--- fp @@ lsh_query(sig, 44, 1, min_bands), then verifies J >= threshold, where min_bands is the most bands
--- that still find 99.5% of the pairs at the threshold (lsh_probability(threshold, 44, 1, m, 128) >=
--- 0.995): 12 at 0.46875.  A pair sharing fewer is never a link, but a cohesion check sees its score (the
--- store compares a row with its candidate story's original directly).  Checked here: bands >= 12 is
--- exactly fp @@ lsh_query(sig, 44, 1, 12) on every exported pair.  A text whose fingerprint is NULL (no
+-- bands1 and bands2 (mh only; 44 and 64 elsewhere) are how many of the 44 bands of one position
+-- (minhash_bands(sig, 44, 1)) and of the 64 bands of two (minhash_bands(sig, 64, 2)) the pair shares: a
+-- registration's store finds a row's earlier matches through its GIN index of its banding's bands, fp @@
+-- lsh_query(sig, bands, rows, min_bands), then verifies J >= threshold.  The banding is
+-- textfp_track_banding(threshold, k), the registration's own rule, one of these two: 64 x 2 at least 6 at
+-- 0.46875, 44 x 1 at most thresholds below 0.44; minbands.tsv has it per threshold (rows 1 or 2) and simulate.py
+-- compares the count of that banding.  A pair sharing fewer is never a link, but a cohesion check sees
+-- its score (the store compares a row with its candidate story's original directly).  Checked here: for
+-- both bandings at the default threshold's min_bands, the count is exactly fp @@ lsh_query(...) on every
+-- exported pair.  A text whose fingerprint is NULL (no
 -- features) has no pairs.  The set stays in table st_text, its fingerprints in st_fp, its pairs in st_pair
 -- (corpus column).
 
@@ -57,6 +61,7 @@ CREATE TABLE IF NOT EXISTS st_fp (
 	key    bigint NOT NULL,
 	mh     minhash_sig,
 	mhb    bigint[],
+	mhb2   bigint[],
 	sh     simhash64,
 	shi    simhash64,
 	PRIMARY KEY (corpus, key)
@@ -67,7 +72,7 @@ SELECT idf_model(simhash_features(title || E'\n' || body, preset => 'simhash_idf
 FROM st_text WHERE corpus = :'corpus';
 SELECT idf_model_docs(model) AS idf_model_docs, idf_model_digest(model) AS idf_model_digest FROM st_idf;
 INSERT INTO st_fp
-SELECT corpus, key, mh, minhash_bands(mh, 44, 1), sh, shi
+SELECT corpus, key, mh, minhash_bands(mh, 44, 1), minhash_bands(mh, 64, 2), sh, shi
 FROM (SELECT t.corpus, t.key,
 		minhash(t.txt, preset => 'minhash_v1') AS mh,
 		simhash(t.txt, preset => 'simhash_v1') AS sh,
@@ -85,43 +90,60 @@ CREATE TABLE IF NOT EXISTS st_pair (
 	b      bigint NOT NULL,
 	score  float8 NOT NULL,
 	bands  integer NOT NULL,
+	bands2 integer NOT NULL,
 	CHECK (a < b)
 );
 DELETE FROM st_pair WHERE corpus = :'corpus';
 \timing on
 INSERT INTO st_pair
 SELECT :'corpus', 'mh', x.key, y.key, jaccard(x.mh, y.mh),
-	(SELECT count(*) FROM generate_subscripts(x.mhb, 1) i WHERE x.mhb[i] = y.mhb[i])
+	(SELECT count(*) FROM generate_subscripts(x.mhb, 1) i WHERE x.mhb[i] = y.mhb[i]),
+	(SELECT count(*) FROM generate_subscripts(x.mhb2, 1) i WHERE x.mhb2[i] = y.mhb2[i])
 FROM st_fp x JOIN st_fp y ON x.corpus = y.corpus AND x.key < y.key
 WHERE x.corpus = :'corpus' AND jaccard(x.mh, y.mh) >= 0.1;
 INSERT INTO st_pair
-SELECT :'corpus', 'sh', x.key, y.key, hamming_distance(x.sh, y.sh), 44
+SELECT :'corpus', 'sh', x.key, y.key, hamming_distance(x.sh, y.sh), 44, 64
 FROM st_fp x JOIN st_fp y ON x.corpus = y.corpus AND x.key < y.key
 WHERE x.corpus = :'corpus' AND hamming_distance(x.sh, y.sh) <= 24;
 INSERT INTO st_pair
-SELECT :'corpus', 'shi', x.key, y.key, hamming_distance(x.shi, y.shi), 44
+SELECT :'corpus', 'shi', x.key, y.key, hamming_distance(x.shi, y.shi), 44, 64
 FROM st_fp x JOIN st_fp y ON x.corpus = y.corpus AND x.key < y.key
 WHERE x.corpus = :'corpus' AND hamming_distance(x.shi, y.shi) <= 24;
 \timing off
 
--- the band count against the store's own test, at the default threshold's min_bands
+-- the registration's rule per threshold of m/128 from 0.25 to 0.75, for minhash_v1's k; the counts
+-- above are of its two bandings only
+CREATE TEMP TABLE st_rule AS
+SELECT t, b.bands, b.rows, b.min_bands
+FROM (SELECT m / 128.0::float8 AS t FROM generate_series(32, 96) m) x,
+	textfp_track_banding(t, (SELECT (minhash_info(mh)).k FROM st_fp WHERE corpus = :'corpus' AND mh IS NOT NULL LIMIT 1)) b;
+SELECT rows, bands, count(*) AS thresholds, min(t), max(t) FROM st_rule GROUP BY 1, 2 ORDER BY 1;
+-- the band counts against the store's own test, at the default threshold's min_bands of each banding
 SET st.corpus = :'corpus';
 DO $$
 DECLARE
 	bad bigint;
+	m1 integer := (SELECT min_bands FROM st_rule WHERE rows = 1 ORDER BY abs(t - 0.46875) LIMIT 1);
+	m2 integer := (SELECT min_bands FROM st_rule WHERE rows = 2 ORDER BY abs(t - 0.46875) LIMIT 1);
 BEGIN
+	IF EXISTS (SELECT FROM st_rule WHERE (bands, rows) NOT IN ((44, 1), (64, 2))) THEN
+		RAISE EXCEPTION 'textfp_track_banding gives a banding other than 44 x 1 and 64 x 2: pairs.sql counts only those';
+	END IF;
 	SELECT count(*) INTO bad
 	FROM st_pair p JOIN st_fp x ON x.corpus = p.corpus AND x.key = p.a JOIN st_fp y ON y.corpus = p.corpus AND y.key = p.b
-	WHERE p.corpus = current_setting('st.corpus') AND p.method = 'mh' AND (p.bands >= 12) IS DISTINCT FROM (y.mh @@ lsh_query(x.mh, 44, 1, 12));
+	WHERE p.corpus = current_setting('st.corpus') AND p.method = 'mh'
+		AND ((p.bands >= coalesce(m1, 12)) IS DISTINCT FROM (y.mh @@ lsh_query(x.mh, 44, 1, coalesce(m1, 12)))
+			 OR (p.bands2 >= coalesce(m2, 6)) IS DISTINCT FROM (y.mh @@ lsh_query(x.mh, 64, 2, coalesce(m2, 6))));
 	IF bad > 0 THEN
-		RAISE EXCEPTION '% pairs whose band count disagrees with lsh_query(sig, 44, 1, 12)', bad;
+		RAISE EXCEPTION '% pairs whose band count disagrees with lsh_query', bad;
 	END IF;
 END
 $$;
 
 SELECT method, count(*) AS pairs,
 	count(*) FILTER (WHERE method = 'mh' AND score >= 0.46875) AS "J >= 0.46875",
-	count(*) FILTER (WHERE method = 'mh' AND score >= 0.46875 AND bands >= 12) AS "of them band candidates",
+	count(*) FILTER (WHERE method = 'mh' AND score >= 0.46875 AND bands >= 12) AS "of them 44 x 1 (12) candidates",
+	count(*) FILTER (WHERE method = 'mh' AND score >= 0.46875 AND bands2 >= 6) AS "of them 64 x 2 (6) candidates",
 	count(*) FILTER (WHERE method = 'sh' AND score <= 11) AS "d <= 11",
 	count(*) FILTER (WHERE method = 'shi' AND score <= 13) AS "d <= 13"
 FROM st_pair WHERE corpus = :'corpus' GROUP BY method ORDER BY method;
@@ -133,11 +155,8 @@ FROM st_pair WHERE corpus = :'corpus' GROUP BY method ORDER BY method;
 COPY (SELECT key, lang, set, lineage, version, extract(epoch FROM time)::bigint
 	  FROM st_text WHERE corpus = :'corpus' ORDER BY time, key) TO STDOUT;
 \o :pairs_file
-COPY (SELECT method, a, b, score, bands FROM st_pair WHERE corpus = :'corpus' ORDER BY method, a, b)
+COPY (SELECT method, a, b, score, bands, bands2 FROM st_pair WHERE corpus = :'corpus' ORDER BY method, a, b)
 	TO STDOUT;
--- textfp_track_register's rule, for every threshold of m/128 from 0.25 to 0.75
 \o :minbands_file
-COPY (SELECT t, coalesce((SELECT max(m) FROM generate_series(1, 44) m
-						   WHERE lsh_probability(t, 44, 1, m, 128) >= 0.995), 1)
-	  FROM (SELECT m / 128.0::float8 AS t FROM generate_series(32, 96) m) x ORDER BY t) TO STDOUT;
+COPY (SELECT t, min_bands, rows FROM st_rule ORDER BY t) TO STDOUT;
 \o

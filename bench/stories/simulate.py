@@ -3,11 +3,14 @@
 
 Inputs (pairs.sql writes them):
   <x>.texts.tsv     key, lang, set, lineage, version, time (epoch seconds): every text, labelled
-  <x>.pairs.tsv     method, a, b, score, bands: every pair within a generous threshold (a < b); score is a
-                    Jaccard estimate (mh: minhash_v1) or a Hamming distance (sh: simhash_v1, shi:
-                    simhash_idf_v1); bands, for mh, how many of the registration's 44 LSH bands the pair shares
-  <x>.minbands.tsv  threshold, min_bands: the bands a MinHash registration at that threshold requires of a
-                    candidate (--minbands; without it every pair within t is a candidate)
+  <x>.pairs.tsv     method, a, b, score, bands1, bands2: every pair within a generous threshold (a < b);
+                    score is a Jaccard estimate (mh: minhash_v1) or a Hamming distance (sh: simhash_v1, shi:
+                    simhash_idf_v1); bands1 and bands2, for mh, how many of the 44 LSH bands of one value and
+                    of the 64 bands of two values the pair shares (the two bandings a registration chooses
+                    from); a file without bands2 has the first only
+  <x>.minbands.tsv  threshold, min_bands, rows: the banding a MinHash registration at that threshold takes
+                    (bands of `rows` values, 1: 44 x 1, 2: 64 x 2; left out: 1) and the bands it requires of
+                    a candidate (--minbands; without it every pair within t is a candidate)
 
 Texts are taken in (time, key) order; "earlier" means earlier in that order.  A pair is within threshold t
 when J >= t (Jaccard) or d <= t (Hamming).  Rules, each making a story id per text:
@@ -26,8 +29,9 @@ when J >= t (Jaccard) or d <= t (Hamming).  Rules, each making a story id per te
   best+orig+margin(t', m)  best+orig, and the margin rule over the stories whose originals pass
 
 Candidates (the rows a text may link to) are its earlier pairs within t, for MinHash only those sharing at
-least min_bands(t) bands, as textfp_track's store finds them; components and star take every pair within t
-(cluster_table's exact default route); cohesion checks compare with the original directly, as the store does.
+least min_bands(t) bands of the registration's banding at t, as textfp_track's store finds them; components
+and star take every pair within t (cluster_table's exact default route); cohesion checks compare with the
+original directly, as the store does.
 
 Scores: ARI (adjusted Rand index) over all texts of a group, singletons included; pairwise precision and
 recall over pairs of texts (same story against same lineage); stories; the largest story; and for
@@ -72,24 +76,26 @@ def load_texts(path):
 
 class Graph:
     """Pairs of one method within its generous threshold, as arrays: for each text (by rank in (time, key)
-    order) its earlier neighbours, their similarities and how many LSH bands the pair shares.  A pair sharing
-    fewer than a rule's min_bands is never a link, but a cohesion check still sees its similarity: the store
-    compares the two fingerprints directly there."""
+    order) its earlier neighbours, their similarities and how many LSH bands the pair shares, per banding
+    (bands of 1 and of 2 values).  A pair sharing fewer than a rule's min_bands (minb: (rows, m), or 0 for
+    none) is never a link, but a cohesion check still sees its similarity: the store compares the two
+    fingerprints directly there."""
 
     def __init__(self, n, rank_of_key, method, rows):
         self.method = method
         later = array.array('i')
         earlier = array.array('i')
         sims = array.array('d')
-        bands = array.array('b')
-        for a, b, score, nb in rows:
+        bands = {1: array.array('b'), 2: array.array('b')}
+        for a, b, score, nb1, nb2 in rows:
             ra, rb = rank_of_key[a], rank_of_key[b]
             if ra > rb:
                 ra, rb = rb, ra
             later.append(rb)
             earlier.append(ra)
             sims.append(sim_of(method, score))
-            bands.append(nb)
+            bands[1].append(nb1)
+            bands[2].append(-1 if nb2 is None else nb2)
         order = sorted(range(len(later)), key=later.__getitem__)
         self.start = array.array('l', [0]) * (n + 1)
         for r in later:
@@ -98,14 +104,23 @@ class Graph:
             self.start[i + 1] += self.start[i]
         self.nbr = array.array('i', (earlier[i] for i in order))
         self.sim = array.array('d', (sims[i] for i in order))
-        self.bands = array.array('b', (bands[i] for i in order))
+        self.bands = {k: array.array('b', (v[i] for i in order)) for k, v in bands.items()}
         self.npairs = len(later)
+
+    def shares(self, i, minb):
+        """Whether pair i shares minb = (rows, m) bands of that banding (minb 0: always)."""
+        if not minb:
+            return True
+        nb = self.bands[minb[0]][i]
+        if nb < 0:
+            sys.exit('simulate.py: the pairs file has no counts of bands of two values (pairs.sql writes them)')
+        return nb >= minb[1]
 
     def earlier(self, r, tsim, absent=(), minb=0):
         """Earlier candidates of rank r within similarity tsim sharing minb bands, best first (then earliest)."""
         s, e = self.start[r], self.start[r + 1]
         out = [(self.sim[i], self.nbr[i]) for i in range(s, e)
-               if self.sim[i] >= tsim and self.bands[i] >= minb and self.nbr[i] not in absent]
+               if self.sim[i] >= tsim and self.shares(i, minb) and self.nbr[i] not in absent]
         out.sort(key=lambda p: (-p[0], p[1]))
         return out
 
@@ -208,7 +223,7 @@ def later_lists(g, n, tsim, minb=0):
     later = [[] for _ in range(n)]
     for r in range(n):
         for i in range(g.start[r], g.start[r + 1]):
-            if g.sim[i] >= tsim and g.bands[i] >= minb:
+            if g.sim[i] >= tsim and g.shares(i, minb):
                 later[g.nbr[i]].append(r)
     return later
 
@@ -453,10 +468,10 @@ def main():
         for path in args.pairs:
             with open(path, encoding='utf-8') as f:
                 for line in f:
-                    method, a, b, score, bands = line.rstrip('\n').split('\t')
+                    method, a, b, score, bands1, *bands2 = line.rstrip('\n').split('\t')
                     found.add(method)
                     if method == only:
-                        rows.append((int(a), int(b), float(score), int(bands)))
+                        rows.append((int(a), int(b), float(score), int(bands1), int(bands2[0]) if bands2 else None))
         return rows if only else found
 
     methods = args.methods.split(',') if args.methods else sorted(read_pairs())
@@ -465,11 +480,12 @@ def main():
     if args.minbands:
         with open(args.minbands, encoding='utf-8') as f:
             for line in f:
-                t, m = line.split()
-                minbands[round(float(t), 6)] = int(m)
+                t, m, *rws = line.split()
+                minbands[round(float(t), 6)] = (int(rws[0]) if rws else 1, int(m))
 
     def min_bands(method, t):
-        """The bands a candidate shares at threshold t: textfp_track's rule for MinHash, none for SimHash."""
+        """The bands a candidate shares at threshold t, (rows, m): textfp_track's rule for MinHash, none (0) for
+        SimHash."""
         if method not in JACCARD or not args.minbands:
             return 0
         if round(t, 6) not in minbands:
