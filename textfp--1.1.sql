@@ -2083,6 +2083,9 @@ DECLARE
 	fmt integer;
 	tcol_text name;
 	why text;
+	ktype regtype;
+	ttype regtype;
+	stype regtype;
 BEGIN
 	PERFORM @extschema@.textfp_check_owned_table(config, owner, @extschema@.textfp_track_config_shape(), 'registration');
 	SELECT q.* INTO STRICT src, st, kcol, tcol, scol, meth, fmt, tcol_text
@@ -2100,10 +2103,15 @@ BEGIN
 				  DETAIL = format('It registers %s.', src),
 				  HINT = 'A trigger may name only its own table''s registration.';
 	END IF;
+	-- the columns' types as the table has them now (a column dropped or
+	-- renamed: NULL), for their check and the tables' shapes
+	SELECT (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND a.attnum > 0 AND NOT a.attisdropped)::regtype,
+		   (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol AND a.attnum > 0 AND NOT a.attisdropped)::regtype,
+		   (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND a.attnum > 0 AND NOT a.attisdropped)::regtype
+	INTO ktype, ttype, stype;
 	why := @extschema@.textfp_track_types_problem(
 		(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol_text AND a.attnum > 0 AND NOT a.attisdropped)::regtype,
-		(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND a.attnum > 0 AND NOT a.attisdropped)::regtype,
-		(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol AND a.attnum > 0 AND NOT a.attisdropped)::regtype);
+		ktype, ttype);
 	IF why IS NOT NULL THEN
 		RAISE EXCEPTION 'the textfp registration of table % no longer fits its columns', source
 			USING ERRCODE = 'datatype_mismatch',
@@ -2111,34 +2119,25 @@ BEGIN
 				  HINT = 'Change the column back, or textfp_untrack() and textfp_track() again.';
 	END IF;
 	PERFORM @extschema@.textfp_check_owned_table(st, owner,
-		@extschema@.textfp_track_store_shape(
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype,
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol AND NOT a.attisdropped)::regtype,
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype,
+		@extschema@.textfp_track_store_shape(ktype, ttype, stype,
 			CASE meth WHEN 'minhash' THEN '@extschema@.minhash_sig'::regtype ELSE '@extschema@.simhash64'::regtype END),
 		'store');
-	-- the story summary and its changes: named after the store, beside it
+	-- the summaries and their changes: named after the store, beside it
 	PERFORM @extschema@.textfp_check_owned_table(
 		@extschema@.textfp_track_side_table(st, '_stories'::text), owner,
-		@extschema@.textfp_track_stories_shape(
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype,
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = tcol AND NOT a.attisdropped)::regtype,
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype),
+		@extschema@.textfp_track_stories_shape(ktype, ttype, stype),
 		'story summary');
 	PERFORM @extschema@.textfp_check_owned_table(
 		@extschema@.textfp_track_side_table(st, '_changes'::text), owner,
-		@extschema@.textfp_track_changes_shape(
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype),
+		@extschema@.textfp_track_changes_shape(ktype),
 		'story changes');
 	PERFORM @extschema@.textfp_check_owned_table(
 		@extschema@.textfp_track_side_table(st, '_reprints'::text), owner,
-		@extschema@.textfp_track_reprints_shape(
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype),
+		@extschema@.textfp_track_reprints_shape(stype),
 		'reprint summary');
 	PERFORM @extschema@.textfp_check_owned_table(
 		@extschema@.textfp_track_side_table(st, '_reprint_changes'::text), owner,
-		@extschema@.textfp_track_reprint_changes_shape(
-			(SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = source::oid AND a.attname = scol AND NOT a.attisdropped)::regtype),
+		@extschema@.textfp_track_reprint_changes_shape(stype),
 		'reprint changes');
 	RETURN st;
 END

@@ -220,6 +220,14 @@ bad_option(void *arg, const char *detail, const char *hint)
 			 hint ? errhint("%s", hint) : 0));
 }
 
+/* A registration's table named store || suffix: its OID into *relid, its quoted name returned. */
+static char *
+side_table(TrackConfig *c, const char *suffix, Oid *relid)
+{
+	*relid = track_side_table(c->store_relid, suffix);
+	return quote_qualified_identifier(get_namespace_name(get_rel_namespace(*relid)), get_rel_name(*relid));
+}
+
 /* Reads and checks the registration; c->cxt exists, the rest is filled. */
 static void
 build_config(TrackConfig *c, Relation rel)
@@ -349,19 +357,11 @@ build_config(TrackConfig *c, Relation rel)
 	SetUserIdAndSecContext(save_userid, save_sec);
 	c->store_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->store_relid)),
 											   get_rel_name(c->store_relid));
-	/* its story summary and changes, which textfp_track_check() checked */
-	c->stories_relid = track_side_table(c->store_relid, "_stories");
-	c->changes_relid = track_side_table(c->store_relid, "_changes");
-	c->stories_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->stories_relid)),
-												 get_rel_name(c->stories_relid));
-	c->changes_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->changes_relid)),
-												 get_rel_name(c->changes_relid));
-	c->reprints_relid = track_side_table(c->store_relid, "_reprints");
-	c->reprint_changes_relid = track_side_table(c->store_relid, "_reprint_changes");
-	c->reprints_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->reprints_relid)),
-												  get_rel_name(c->reprints_relid));
-	c->reprint_changes_name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->reprint_changes_relid)),
-														 get_rel_name(c->reprint_changes_relid));
+	/* its summaries and their changes, which textfp_track_check() checked */
+	c->stories_name = side_table(c, "_stories", &c->stories_relid);
+	c->changes_name = side_table(c, "_changes", &c->changes_relid);
+	c->reprints_name = side_table(c, "_reprints", &c->reprints_relid);
+	c->reprint_changes_name = side_table(c, "_reprint_changes", &c->reprint_changes_relid);
 
 	/* T's columns */
 	c->text_att = column_of(desc, text_col, "text", rel);

@@ -196,8 +196,8 @@ track_prepare_plans(TrackConfig *c)
 	c->plans[PLAN_INSERT] = prepare(c, psprintf(
 		"WITH o AS (SELECT s.story, s.source, s.source_site, s.site FROM ONLY %1$s s WHERE s.key %3$s $1), "
 		"w AS (INSERT INTO %1$s AS s (key, at, site, fp, source, source_site, source_at, story, score%4$s) "
-		"VALUES ($1, $2, $3, $4, $5, (SELECT x.site FROM ONLY %1$s x WHERE x.key %3$s $5), "
-		"(SELECT x.at FROM ONLY %1$s x WHERE x.key %3$s $5), $6, $7%5$s) "
+		"SELECT $1, $2, $3, $4, $5, x.site, x.at, $6, $7%5$s "
+		"FROM (VALUES (1)) one (n) LEFT JOIN ONLY %1$s x ON x.key %3$s $5 "
 		"ON CONFLICT (key) DO UPDATE SET at = excluded.at, site = excluded.site, fp = excluded.fp, "
 		"source = excluded.source, source_site = excluded.source_site, source_at = excluded.source_at, "
 		"story = excluded.story, "
@@ -536,6 +536,23 @@ track_delete_row(TrackConfig *c, Datum key, TrackRow *old)
 	return found;
 }
 
+/* Column col of SPI's rows, copied into cxt (by value or length len). */
+static Datum *
+spi_column(int col, bool byval, int16 len, MemoryContext cxt)
+{
+	Datum	   *out = MemoryContextAlloc(cxt, sizeof(Datum) * Max(SPI_processed, 1));
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+
+		out[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, col, &isnull), byval, len);
+	}
+	MemoryContextSwitchTo(old);
+	return out;
+}
+
 /* The keys of the rows whose source is key, as snap shows them, in key order (caller's memory). */
 static int
 children(TrackConfig *c, Datum key, Datum **out, Snapshot snap)
@@ -546,16 +563,7 @@ children(TrackConfig *c, Datum key, Datum **out, Snapshot snap)
 
 	run(c, PLAN_CHILDREN, values, NULL, snap, true, 0);
 	n = (int) SPI_processed;
-	*out = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
-	for (int i = 0; i < n; i++)
-	{
-		bool		isnull;
-		MemoryContext old = MemoryContextSwitchTo(caller);
-
-		(*out)[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull),
-							  c->key_byval, c->key_len);
-		MemoryContextSwitchTo(old);
-	}
+	*out = spi_column(1, c->key_byval, c->key_len, caller);
 	SPI_freetuptable(SPI_tuptable);
 	return n;
 }
@@ -617,19 +625,8 @@ track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datu
 	else
 		run(c, PLAN_NEXT, values, NULL, snap, true, 0);
 	n = (int) SPI_processed;
-	*keys = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
-	*ats = MemoryContextAlloc(caller, sizeof(Datum) * Max(n, 1));
-	for (int i = 0; i < n; i++)
-	{
-		bool		isnull;
-		MemoryContext old = MemoryContextSwitchTo(caller);
-
-		(*keys)[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull),
-							   c->key_byval, c->key_len);
-		(*ats)[i] = datumCopy(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull),
-							  c->time_byval, c->time_len);
-		MemoryContextSwitchTo(old);
-	}
+	*keys = spi_column(1, c->key_byval, c->key_len, caller);
+	*ats = spi_column(2, c->time_byval, c->time_len, caller);
 	SPI_freetuptable(SPI_tuptable);
 	return n;
 }
