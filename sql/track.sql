@@ -37,8 +37,9 @@ INSERT INTO texts VALUES
  (8, 'Officials said construction of the river cycling lanes will begin in spring after Monday''s council vote, despite objections.'),
  (9, 'A text about something else entirely: the chess club meets on Thursdays in the library basement.');
 -- Hamming distances of their simhash and Jaccard estimates of their minhash,
--- under the presets a registration uses by default (simhash_v1, minhash_v1)
-SELECT a.n, string_agg(lpad(hamming_distance(simhash(a.body, preset => 'simhash_v1'), simhash(b.body, preset => 'simhash_v1'))::text, 3), '' ORDER BY b.n) AS "1  2  3  4  5  6  7  8  9"
+-- under simhash_v2 (a SimHash registration's default; English is the same
+-- under simhash_v1) and minhash_v1 (named by the uuid registration below)
+SELECT a.n, string_agg(lpad(hamming_distance(simhash(a.body, preset => 'simhash_v2'), simhash(b.body, preset => 'simhash_v2'))::text, 3), '' ORDER BY b.n) AS "1  2  3  4  5  6  7  8  9"
 FROM texts a, texts b GROUP BY 1 ORDER BY 1;
 SELECT a.n, string_agg(lpad(to_char(jaccard(minhash(a.body, preset => 'minhash_v1'), minhash(b.body, preset => 'minhash_v1')), '0.00'), 5), '' ORDER BY b.n) AS "1     2     3     4     5     6     7     8     9"
 FROM texts a, texts b GROUP BY 1 ORDER BY 1;
@@ -71,7 +72,7 @@ SELECT format, source_table, store_table, text_column, key_column, time_column, 
 FROM news_textfp_config;
 SELECT * FROM textfp_registration('news');
 -- the store: the fingerprints the registration's options give, the links
-SELECT s.key, s.at, s.site, s.fp IS NOT DISTINCT FROM simhash(n.body, preset => 'simhash_v1') AS fp_ok, s.source, s.story, s.score
+SELECT s.key, s.at, s.site, s.fp IS NOT DISTINCT FROM simhash(n.body, preset => 'simhash_v2') AS fp_ok, s.source, s.story, s.score
 FROM news_textfp s JOIN news n ON n.id = s.key ORDER BY s.at, s.key;
 SELECT * FROM textfp_stories('news') ORDER BY key::bigint;
 SELECT * FROM textfp_stories('news', NULL::bigint) ORDER BY key;
@@ -215,13 +216,13 @@ SELECT key, source, story, score FROM news_tight_textfp ORDER BY at, key;
 SELECT textfp_untrack('news_coh'), textfp_untrack('news_tight');
 
 -- ===== minhash, and other key and time types =====
--- minhash at 0.5: 2 links to 1 (0.82), 6 to 2 (0.82; 0.66 from 1), 4 to 3
+-- minhash_v1 at 0.5: 2 links to 1 (0.82), 6 to 2 (0.82; 0.66 from 1), 4 to 3
 -- (1.00: minhash_v1 leaves out stop words), 7 to 5 (1.00); 8 is 0.72 from
 -- 6 but 0.45 from 6's original 1, below the default cohesion (the
 -- threshold): an original.  Keys: uuid; times: timestamp.
 CREATE TABLE news_u (id uuid PRIMARY KEY, site text, published timestamp NOT NULL, body varchar);
 INSERT INTO news_u SELECT ('00000000-0000-0000-0000-00000000000' || id)::uuid, site, published AT TIME ZONE 'UTC', body FROM news WHERE id < 10;
-CALL textfp_track('news_u', 'body', 'id', 'published', site_column => 'site', method => 'minhash', threshold => 0.5);
+CALL textfp_track('news_u', 'body', 'id', 'published', site_column => 'site', preset => 'minhash_v1', threshold => 0.5);
 SELECT method, threshold, lsh_bands, lsh_rows, lsh_min_bands FROM news_u_textfp_config;
 SELECT right(key::text, 1) AS key, at, right(source::text, 1) AS source, right(story::text, 1) AS story, round(score::numeric, 2) AS score
 FROM news_u_textfp ORDER BY at, key;
@@ -260,12 +261,13 @@ SELECT s.fp = simhash(n.body, 'null', ngram => 3, seed => 7) AS trigger_fp_ok FR
 SELECT textfp_untrack('news_o');
 
 -- ===== presets =====
--- no method, preset or options: the recommended minhash_v1 at its threshold
+-- no method, preset or options: minhash_v2 (word and character pairs) at its
+-- threshold, 0.3125, with the banding textfp_track_banding gives it
 CREATE TABLE pre (id int PRIMARY KEY, at date NOT NULL, body text);
 INSERT INTO pre SELECT n, date '2025-01-01' + n, body FROM texts;
 CALL textfp_track('pre', 'body', 'id', 'at');
 SELECT method, preset, options, threshold, lsh_bands, lsh_rows, lsh_min_bands, idf IS NULL AS no_model FROM pre_textfp_config;
-SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v1')) AS as_the_preset_gives, count(*) AS fingerprints
+SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v2')) AS as_the_preset_gives, count(*) AS fingerprints
 FROM pre_textfp s JOIN pre p ON p.id = s.key;
 SELECT textfp_untrack('pre');
 -- the banding (textfp_track_banding): of 64 bands of two values (as many
