@@ -20,7 +20,11 @@ INSERT INTO x VALUES
  (4, $$minhash(body, preset => 'minhash_v1')$$),
  (5, $$simhash(body)$$),
  (6, $$simhash(body, 'null', stopwords => 'zh+snowball')$$),
- (7, $$minhash(body)$$);
+ (7, $$minhash(body)$$),
+ -- candidates for a successor to minhash_v1
+ (8, $$minhash(body, 'null', ngram => 2, shingle => 1, stopwords => 'zh+snowball', chinese => 'mainland')$$),
+ (9, $$minhash(body, 'null', ngram => 1, shingle => 2, stopwords => 'zh+snowball', chinese => 'mainland')$$),
+ (10, $$minhash(body, 'null', ngram => 2, shingle => 2, stopwords => 'zh+snowball', chinese => 'mainland')$$);
 CREATE FUNCTION pg_temp.cpu_ns() RETURNS bigint LANGUAGE sql AS
  $$SELECT split_part(pg_read_file('/proc/self/schedstat'), ' ', 1)::bigint$$;
 CREATE FUNCTION pg_temp.cpu_ms(q text) RETURNS float8 LANGUAGE plpgsql AS $$

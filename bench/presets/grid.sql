@@ -4,7 +4,8 @@
 -- sublinear, ngram 1 / 2, with and without an IDF model of the collection (shingle 1: pairs of
 -- tokens scored lower for SimHash in bench/quality).  MinHash: chinese none / mainland,
 -- stopwords builtin / zh+snowball / none, ngram 1 / 2, shingle 1 / 2 / 3, k 128.  A second
--- part, written after a first pass over those, tries k 256 on the seven best MinHash sets and
+-- part, written after a first pass over those, tries k 256 on the seven best MinHash sets (and on
+-- two candidates for a successor to minhash_v1, bench/stories/RESULTS.md) and
 -- binary weights, numbers and keywords around the best SimHash set; a third adds the presets
 -- themselves.  simplify => true (ICU's Traditional-Simplified) as reference rows only: it
 -- costs 9 to 12 times to_tsvector (docs/quality.md), four times a preset's budget.
@@ -54,7 +55,9 @@ SELECT format('minhash k=256 ngram=%s shingle=%s stopwords=%s chinese=mainland',
 		'null', n, sh, st, 'mainland'),
 	NULL, jsonb_build_object('k', 256, 'ngram', n, 'shingle', sh, 'stopwords', st, 'simplify', false, 'chinese', 'mainland')
 FROM (VALUES (1, 1, 'zh+snowball'), (1, 1, 'builtin'), (1, 1, 'none'), (1, 2, 'zh+snowball'),
-	(1, 2, 'none'), (1, 2, 'builtin'), (2, 2, 'none')) g(n, sh, st)
+	(1, 2, 'none'), (1, 2, 'builtin'), (2, 2, 'none'),
+	-- a successor to minhash_v1 (fewer near rows per Chinese row: Chinese bigrams, pairs of tokens)
+	(2, 1, 'zh+snowball'), (2, 2, 'zh+snowball')) g(n, sh, st)
 UNION ALL
 SELECT format('simhash ngram=1 stopwords=%s weighting=%s chinese=mainland idf%s', st, w, coalesce(' ' || extra, '')),
 	'simhash', 64,

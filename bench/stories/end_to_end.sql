@@ -13,6 +13,11 @@
 --   shi     CALL textfp_track(t, 'txt', 'key', 'released', preset => 'simhash_idf_v1')
 --           (its idf model built by the registration from the table's rows)
 --
+-- A candidate MinHash fingerprint instead of the preset (bench/stories/README.md, "Candidates"): psql variables
+-- mh_options (textfp_track's options, a text[] literal such as '{ngram=2,shingle=1,stopwords=zh+snowball,
+-- chinese=mainland}') and mh_threshold (its Jaccard threshold) register mh with options => :mh_options,
+-- threshold => :mh_threshold, and leave sh and shi out.
+--
 -- Also cluster_table(store, 'key', 'fp', threshold, mode) on each store's fingerprints, components and star
 -- (names mh/components, mh/star, ...), scored the same way.
 --
@@ -56,7 +61,21 @@ $$;
 \set t_mh 'e2e_' :corpus '_mh'
 \set t_sh 'e2e_' :corpus '_sh'
 \set t_shi 'e2e_' :corpus '_shi'
-SELECT pg_temp.e2e_table(:'t_mh'), pg_temp.e2e_table(:'t_sh'), pg_temp.e2e_table(:'t_shi');
+\if :{?mh_options}
+\set candidate true
+\else
+\set candidate false
+\set mh_threshold 0.46875
+\endif
+SELECT pg_temp.e2e_table(:'t_mh');
+\if :candidate
+\timing on
+CALL textfp_track(:'t_mh', text_column => 'txt', key_column => 'key', time_column => 'released',
+	options => :'mh_options', threshold => :mh_threshold);
+\timing off
+INSERT INTO e2e_story SELECT :'corpus', 'mh', s.key::bigint, s.story_id::bigint FROM textfp_stories(:'t_mh') s;
+\else
+SELECT pg_temp.e2e_table(:'t_sh'), pg_temp.e2e_table(:'t_shi');
 \timing on
 CALL textfp_track(:'t_mh', text_column => 'txt', key_column => 'key', time_column => 'released');
 CALL textfp_track(:'t_sh', text_column => 'txt', key_column => 'key', time_column => 'released', method => 'simhash');
@@ -66,6 +85,7 @@ CALL textfp_track(:'t_shi', text_column => 'txt', key_column => 'key', time_colu
 INSERT INTO e2e_story SELECT :'corpus', 'mh', s.key::bigint, s.story_id::bigint FROM textfp_stories(:'t_mh') s;
 INSERT INTO e2e_story SELECT :'corpus', 'sh', s.key::bigint, s.story_id::bigint FROM textfp_stories(:'t_sh') s;
 INSERT INTO e2e_story SELECT :'corpus', 'shi', s.key::bigint, s.story_id::bigint FROM textfp_stories(:'t_shi') s;
+\endif
 
 -- cluster_table's modes on the same fingerprints (the store's fp column) at the same thresholds, to score
 -- beside the stories: names mh/components, mh/star, ...
@@ -74,11 +94,14 @@ INSERT INTO e2e_story SELECT :'corpus', 'shi', s.key::bigint, s.story_id::bigint
 \set s_shi :t_shi '_textfp'
 \timing on
 INSERT INTO e2e_story SELECT :'corpus', 'mh/' || m, c.key, c.cluster_key
-FROM unnest(ARRAY['components', 'star']) m, cluster_table(:'s_mh', 'key', 'fp', 0.46875, m) c;
+FROM unnest(ARRAY['components', 'star']) m, cluster_table(:'s_mh', 'key', 'fp', :mh_threshold, m) c;
+\if :candidate
+\else
 INSERT INTO e2e_story SELECT :'corpus', 'sh/' || m, c.key, c.cluster_key
 FROM unnest(ARRAY['components', 'star']) m, cluster_table(:'s_sh', 'key', 'fp', 11, m) c;
 INSERT INTO e2e_story SELECT :'corpus', 'shi/' || m, c.key, c.cluster_key
 FROM unnest(ARRAY['components', 'star']) m, cluster_table(:'s_shi', 'key', 'fp', 13, m) c;
+\endif
 \timing off
 
 -- the registrations as made (method, preset, threshold, cohesion, LSH rule)
@@ -87,9 +110,13 @@ FROM unnest(ARRAY['components', 'star']) m, cluster_table(:'s_shi', 'key', 'fp',
 \set c_shi :t_shi '_textfp_config'
 SELECT 'mh' AS name, method, preset, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, state, idf IS NOT NULL AS idf
 FROM :c_mh
+\if :candidate
+;
+\else
 UNION ALL SELECT 'sh', method, preset, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, state, idf IS NOT NULL FROM :c_sh
 UNION ALL SELECT 'shi', method, preset, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, state, idf IS NOT NULL FROM :c_shi;
 SELECT 'shi' AS name, idf_model_docs(idf) AS idf_model_docs, idf_model_digest(idf) AS idf_model_digest FROM :c_shi;
+\endif
 
 -- every row has its story, and nothing else
 SELECT s.name, count(*) AS rows, count(l.key) AS labeled, count(DISTINCT s.story_id) AS stories

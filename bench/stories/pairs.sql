@@ -18,6 +18,11 @@
 --           is not given: here idf_model(simhash_features(txt, preset => 'simhash_idf_v1')) over every
 --           text of the set, as a table holding the set would build it
 --
+-- A candidate MinHash fingerprint instead of minhash_v1 (README, "Candidates"): psql variable mh_expr, an
+-- expression of txt, e.g. -v mh_expr="minhash(txt, 'null', ngram => 2, shingle => 1, stopwords =>
+-- 'zh+snowball', chinese => 'mainland')"; mh is then that fingerprint (k 128: the counts below are of the
+-- two bandings of k 128).
+--
 -- bands1 and bands2 (mh only; 44 and 64 elsewhere) are how many of the 44 bands of one position
 -- (minhash_bands(sig, 44, 1)) and of the 64 bands of two (minhash_bands(sig, 64, 2)) the pair shares: a
 -- registration's store finds a row's earlier matches through its GIN index of its banding's bands, fp @@
@@ -36,6 +41,10 @@ SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS textfp;
 SET jit = off;
 SET max_parallel_workers_per_gather = 0;
+\if :{?mh_expr}
+\else
+\set mh_expr 'minhash(txt, preset => ''minhash_v1'')'
+\endif
 
 CREATE TABLE IF NOT EXISTS st_text (
 	corpus  text NOT NULL,
@@ -74,7 +83,7 @@ SELECT idf_model_docs(model) AS idf_model_docs, idf_model_digest(model) AS idf_m
 INSERT INTO st_fp
 SELECT corpus, key, mh, minhash_bands(mh, 44, 1), minhash_bands(mh, 64, 2), sh, shi
 FROM (SELECT t.corpus, t.key,
-		minhash(t.txt, preset => 'minhash_v1') AS mh,
+		(SELECT :mh_expr FROM (SELECT t.txt) x) AS mh,
 		simhash(t.txt, preset => 'simhash_v1') AS sh,
 		simhash(t.txt, preset => 'simhash_idf_v1', idf => (SELECT model FROM st_idf)) AS shi
 	  FROM (SELECT corpus, key, title || E'\n' || body AS txt FROM st_text WHERE corpus = :'corpus') t) f;

@@ -437,7 +437,12 @@ def main():
                                        "most_plain_lineages count (textlike: 'template')")
     ap.add_argument('--bounds', action='store_true',
                     help='add the bound (own-lineage candidates only) and the same-time diagnostic')
+    ap.add_argument('--mh-threshold', type=float,
+                    help="the mh threshold when pairs.sql's mh is a candidate fingerprint (default: minhash_v1's)")
     args = ap.parse_args()
+    if args.mh_threshold is not None:
+        DEFAULT_T['mh'] = args.mh_threshold
+        GRID_T['mh'] = sorted(set(GRID_T['mh']) | {args.mh_threshold})
 
     t0 = timer.time()
     texts = load_texts(args.texts)
