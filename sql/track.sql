@@ -270,6 +270,23 @@ SELECT method, preset, options, threshold, lsh_bands, lsh_rows, lsh_min_bands, i
 SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v2')) AS as_the_preset_gives, count(*) AS fingerprints
 FROM pre_textfp s JOIN pre p ON p.id = s.key;
 SELECT textfp_untrack('pre');
+-- method => 'simhash' alone: simhash_v2 at its threshold (11), Chinese by
+-- pairs of characters.  2 is 1 in Taiwan wording (8 bits), 4 reworded 3 (10
+-- bits; 13 under simhash_v1, which would leave it an original); 5 and 6 are
+-- other press conferences (18 and 21 bits from 3): originals
+CREATE TABLE pre_zh (id int PRIMARY KEY, at date NOT NULL, body text);
+INSERT INTO pre_zh VALUES
+ (1, '2025-01-01', '这套软件的文件是交互式的，程序员可以从网上下载。'),
+ (2, '2025-01-02', '這套軟體的檔案是互動式的，程式設計師可以從網路下載。'),
+ (3, '2025-01-03', '国务院新闻办公室今天举行新闻发布会，国家统计局负责人介绍前三季度国民经济运行情况，并回答记者提问。'),
+ (4, '2025-01-04', '国家统计局今天发布数据，前三季度国民经济运行总体平稳，国务院新闻办公室举行发布会介绍有关情况。'),
+ (5, '2025-01-05', '教育部今天举行新闻发布会，有关负责人介绍今年高校毕业生就业情况，并回答记者提问。'),
+ (6, '2025-01-06', '市政府今天举行新闻发布会，市交通局负责人介绍地铁新线建设情况，并回答记者关于票价的提问。');
+CALL textfp_track('pre_zh', 'body', 'id', 'at', method => 'simhash');
+SELECT method, preset, options, threshold, cohesion FROM pre_zh_textfp_config;
+SELECT s.key, s.source, s.score, s.fp = simhash(p.body, preset => 'simhash_v2') AS as_the_preset_gives
+FROM pre_zh_textfp s JOIN pre_zh p ON p.id = s.key ORDER BY s.key;
+SELECT textfp_untrack('pre_zh');
 -- the banding (textfp_track_banding): of 64 bands of two values (as many
 -- as k holds) and 44 of one, each at the most min_bands that finds 99.5%
 -- of the pairs at the threshold, the one with the smaller S-curve area
