@@ -1,7 +1,7 @@
 -- lookup.sql: what a tracked SimHash insert's near-row lookup costs through a mih index, per fingerprint
--- option set: the 100k corpus's fingerprints (candidates.sh's fp_NAME.tsv, read by the server: COPY FROM a file) in a table with the store's
--- index (USING mih, mih_simhash64_ops), then for 400 rows (every 250th id, the same rows for every option
--- set) the query the store runs, fp <@ hamming_ball(q, r), timed one by one (clock_timestamp, after one
+-- option set: a corpus's fingerprints (candidates.sh's fp_NAME.tsv, read by the server: COPY FROM a file) in a table with the store's
+-- index (USING mih, mih_simhash64_ops), then for every 250th id (400 rows at 100k, 4,000 at 1M; the same
+-- rows for every option set) the query the store runs, fp <@ hamming_ball(q, r), timed one by one (clock_timestamp, after one
 -- warm pass).  Prints, per language, the median / p90 / mean ms and the mean rows found.
 --   psql -v name=v1 -v fps=/tmp/shv2/fp_v1.tsv -v labels=/tmp/shv2/labels.tsv -v r=11 -f lookup.sql
 \set ON_ERROR_STOP on

@@ -71,5 +71,10 @@ done
 psql -X -q -d bp -f "$B/fpcost.sql"
 mkdir -p "$OUT/m1"; cc -O3 -march=native -Wall -o "$OUT/m1/replay" "$B/replay.c"
 labels "$C1" > "$OUT/m1/labels.tsv"; python3 "$B/score.py" --header > "$OUT/m1/scores.tsv"
+OUT=$OUT/m1 "$B/variant1m.sh" none "$C1" none    # simhash_v1 (the 1M none@11 run above, here into $OUT/m1)
 OUT=$OUT/m1 RADII="11 12 13" FP_OPTS=$(o2 2 1 sublinear) "$B/variant1m.sh" n2s1sub "$C1" none
-OUT=$OUT/m1 RADII="13" FP_OPTS=$(o2 2 1 binary) "$B/variant1m.sh" n2s1bin "$C1" none
+OUT=$OUT/m1 RADII="11 13" FP_OPTS=$(o2 2 1 binary) "$B/variant1m.sh" n2s1bin "$C1" none
+for a in "none 11" "n2s1sub 11" "n2s1sub 13"; do
+	set -- $a
+	psql -X -q -d bp -v name="$1" -v r="$2" -v fps="$OUT/m1/fp_$1.tsv" -v labels="$OUT/m1/labels.tsv" -f "$B/lookup.sql"
+done
