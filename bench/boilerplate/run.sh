@@ -55,3 +55,26 @@ export OUT=$OUT/m1
 /usr/bin/time -v "$B/variant1m.sh" siteseg_f10_m3_cap200 "$C1" learn --unit seg --scope site -F 0.1 -C 5 --min-months 3 --site-cap 200 2> "$OUT/time_siteseg_m3.log"
 /usr/bin/time -v "$B/variant1m.sh" siteseg_f10_m3_s200 "$C1" learn --unit seg --scope site -F 0.1 -C 5 --min-months 3 --site-sample 200 2> "$OUT/time_siteseg_s200.log"
 # not run in the time box: the 1M oracle ($W1) and IDF at 1M
+
+# simhash_v2 candidates (README, "A model-free SimHash preset"): 100k replay at several radii, 1M at the chosen
+# ones, mih lookups and fingerprinting cost.  (bench/presets/run.sh with ONLY and bench/stories/candidate.sh
+# give the presets' scores and the lineages.)
+export OUT=/tmp/shv2
+o2() { echo "'null', ngram => $1, shingle => $2, stopwords => 'builtin', weighting => '$3', chinese => 'mainland'"; }
+RADII="9 10 11 12 13 14" "$B/candidates.sh" "$C" "v1=preset => 'simhash_v1'" "n2s1sub=$(o2 2 1 sublinear)" \
+	"n2s1bin=$(o2 2 1 binary)" "n2s2sub=$(o2 2 2 sublinear)" "n2s2bin=$(o2 2 2 binary)"
+RADII="11 12 13 14" "$B/candidates.sh" "$C" "n1s2sub=$(o2 1 2 sublinear)"
+for a in "v1 11" "n2s1sub 13" "n2s1sub 11" "n2s1bin 13" "n1s2sub 14" "n2s2sub 14"; do
+	set -- $a
+	psql -X -q -d bp -v name="$1" -v r="$2" -v fps="$OUT/fp_$1.tsv" -v labels="$OUT/labels.tsv" -f "$B/lookup.sql"
+done
+psql -X -q -d bp -f "$B/fpcost.sql"
+mkdir -p "$OUT/m1"; cc -O3 -march=native -Wall -o "$OUT/m1/replay" "$B/replay.c"
+labels "$C1" > "$OUT/m1/labels.tsv"; python3 "$B/score.py" --header > "$OUT/m1/scores.tsv"
+OUT=$OUT/m1 "$B/variant1m.sh" none "$C1" none    # simhash_v1 (the 1M none@11 run above, here into $OUT/m1)
+OUT=$OUT/m1 RADII="11 12 13" FP_OPTS=$(o2 2 1 sublinear) "$B/variant1m.sh" n2s1sub "$C1" none
+OUT=$OUT/m1 RADII="11 13" FP_OPTS=$(o2 2 1 binary) "$B/variant1m.sh" n2s1bin "$C1" none
+for a in "none 11" "n2s1sub 11" "n2s1sub 13"; do
+	set -- $a
+	psql -X -q -d bp -v name="$1" -v r="$2" -v fps="$OUT/m1/fp_$1.tsv" -v labels="$OUT/m1/labels.tsv" -f "$B/lookup.sql"
+done

@@ -7,7 +7,8 @@
 -- part, written after a first pass over those, tries k 256 on the seven best MinHash sets (and on
 -- two candidates for a successor to minhash_v1, bench/stories/RESULTS.md) and
 -- binary weights, numbers and keywords around the best SimHash set; a third adds the presets
--- themselves.  simplify => true (ICU's Traditional-Simplified) as reference rows only: it
+-- themselves; a fourth, candidates for a model-free registration preset (bench/boilerplate/
+-- README.md).  simplify => true (ICU's Traditional-Simplified) as reference rows only: it
 -- costs 9 to 12 times to_tsvector (docs/quality.md), four times a preset's budget.
 \set ON_ERROR_STOP on
 INSERT INTO cfg
@@ -82,4 +83,18 @@ SELECT 'preset ' || name, method, CASE method WHEN 'simhash' THEN 64 ELSE (optio
 	CASE WHEN options->>'idf' = 'model' THEN format('simhash_features(%%1$s, preset => %L)', name) END,
 	options || jsonb_build_object('preset', name)
 FROM textfp_presets()
+ON CONFLICT (name) DO NOTHING;
+
+-- Candidates for a SimHash registration default without a model (simhash_v2): Chinese (and
+-- kana) as bigrams or pairs of tokens, sublinear or binary weights, with simhash_v1's other
+-- options (builtin stopwords, mainland wording, no IDF).
+INSERT INTO cfg
+SELECT format('simhash v2cand ngram=%s shingle=%s weighting=%s', n, sh, w), 'simhash', 64,
+	format('simhash(%%1$s, %L, ngram => %s, shingle => %s, stopwords => %L, weighting => %L, chinese => %L, idf => %s)',
+		'null', n, sh, 'builtin', w, 'mainland', '''none''::idf_model'),
+	NULL,
+	jsonb_build_object('ngram', n, 'shingle', sh, 'stopwords', 'builtin', 'weighting', w, 'simplify', false,
+		'chinese', 'mainland', 'idf', false)
+FROM (VALUES (2, 1, 'sublinear'), (2, 1, 'binary'), (2, 1, 'tf'), (2, 2, 'sublinear'), (2, 2, 'binary'),
+	(1, 2, 'sublinear'), (1, 2, 'binary')) g(n, sh, w)
 ON CONFLICT (name) DO NOTHING;
