@@ -1,5 +1,6 @@
 -- end_to_end.sql: a labeled set (make_lineages.pl's or quality_lineages.pl's output on stdin) tracked by
--- textfp_track() at its defaults, and the ARI of textfp_stories() against the labels.
+-- textfp_track() with the v1 presets (its defaults until the v2 presets), and the ARI of textfp_stories()
+-- against the labels.
 --
 --   psql -X -v corpus=lineages -v out=/tmp/st -f bench/stories/end_to_end.sql < lineages.tsv
 --
@@ -8,8 +9,8 @@
 -- registered as a user would:
 --
 --   name    call
---   mh      CALL textfp_track(t, 'txt', 'key', 'released')                           (preset minhash_v1)
---   sh      CALL textfp_track(t, 'txt', 'key', 'released', method => 'simhash')     (preset simhash_v1)
+--   mh      CALL textfp_track(t, 'txt', 'key', 'released', preset => 'minhash_v1')
+--   sh      CALL textfp_track(t, 'txt', 'key', 'released', preset => 'simhash_v1')
 --   shi     CALL textfp_track(t, 'txt', 'key', 'released', preset => 'simhash_idf_v1')
 --           (its idf model built by the registration from the table's rows)
 --
@@ -77,8 +78,8 @@ INSERT INTO e2e_story SELECT :'corpus', 'mh', s.key::bigint, s.story_id::bigint 
 \else
 SELECT pg_temp.e2e_table(:'t_sh'), pg_temp.e2e_table(:'t_shi');
 \timing on
-CALL textfp_track(:'t_mh', text_column => 'txt', key_column => 'key', time_column => 'released');
-CALL textfp_track(:'t_sh', text_column => 'txt', key_column => 'key', time_column => 'released', method => 'simhash');
+CALL textfp_track(:'t_mh', text_column => 'txt', key_column => 'key', time_column => 'released', preset => 'minhash_v1');
+CALL textfp_track(:'t_sh', text_column => 'txt', key_column => 'key', time_column => 'released', preset => 'simhash_v1');
 CALL textfp_track(:'t_shi', text_column => 'txt', key_column => 'key', time_column => 'released', preset => 'simhash_idf_v1');
 \timing off
 

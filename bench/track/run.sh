@@ -1,7 +1,7 @@
 #!/bin/bash
 # run.sh: tracked tables (textfp_track, issue 21) at 1M text-like documents (bench/corpus), both
-# fingerprints with the registration's defaults (MinHash: no method, preset minhash_v1;
-# SimHash: method => 'simhash', preset simhash_v1):
+# fingerprints with the registration's defaults (MinHash: no method, preset minhash_v2;
+# SimHash: method => 'simhash', preset simhash_v2):
 #   - textfp_track's own time (fill and link phases apart, from its progress NOTICEs), backend
 #     CPU time and peak resident memory; sizes of the table, the store and its indexes
 #   - chaining and recall: largest stories next to the largest planted family; planted pairs
@@ -91,9 +91,9 @@ inner() {
 	for m in $METHODS; do
 		tbl=tk_$m; plain=pl_$m
 		if [[ $m == simhash ]]; then
-			fpcall="simhash(body, preset => 'simhash_v1')"; fptype=simhash64; track_args="method => 'simhash'"
+			fpcall="simhash(body, preset => 'simhash_v2')"; fptype=simhash64; track_args="method => 'simhash'"
 		else
-			fpcall="minhash(body, preset => 'minhash_v1')"; fptype=minhash_sig; track_args=""
+			fpcall="minhash(body, preset => 'minhash_v2')"; fptype=minhash_sig; track_args=""
 		fi
 		if part track; then
 			step "$m: table $tbl, a copy of tk_docs"
