@@ -1830,7 +1830,9 @@ COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text
 -- such as $1, the model) or minhash(doc, preset); else with its options as
 -- named arguments, each value cast to its parameter's type: an untyped value
 -- would let an overload planted in textfp's schema with a text parameter of
--- that name take the call (run as whoever registers the table).  The
+-- that name take the call (run as whoever registers the table).  doc is
+-- cast to text likewise: a varchar column would let an overload with a
+-- varchar first parameter take it (as the table's owner).  The
 -- function is the one the triggers call (fpcall.c): textfp's own simhash or
 -- minhash over (doc text, featureless text, ...), or over (doc text, preset
 -- textfp_preset[, idf idf_model]).
@@ -1841,13 +1843,13 @@ CREATE FUNCTION textfp_track_fp_call(method text, preset text, options text[], d
 DECLARE
 	fname text := CASE method WHEN 'minhash' THEN 'minhash' ELSE 'simhash' END;
 	fn oid;
-	call text := format('@extschema@.%s(%s, ''null''::text', fname, doc);
+	call text := format('@extschema@.%s((%s)::pg_catalog.text, ''null''::text', fname, doc);
 	o text;
 	eq integer;
 	ptype oid;
 BEGIN
 	IF preset IS NOT NULL THEN
-		RETURN format('@extschema@.%s(%s, preset => %L::@extschema@.textfp_preset%s)', fname, doc, preset,
+		RETURN format('@extschema@.%s((%s)::pg_catalog.text, preset => %L::@extschema@.textfp_preset%s)', fname, doc, preset,
 			CASE WHEN method = 'minhash' THEN ''
 				 ELSE format(', idf => coalesce(%s, ''none''::@extschema@.idf_model)', idf) END);
 	END IF;

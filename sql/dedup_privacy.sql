@@ -185,6 +185,73 @@ INSERT INTO priv_posts (id, body) SELECT 22, body FROM texts WHERE n = 1;
 SELECT duplicate_of FROM priv_posts WHERE id = 22;
 RESET ROLE;
 
+-- 5. Columns of a domain over textfp's types, and a tenant with CREATE on
+-- textfp's schema (public here).  The lookups passed the domain-typed
+-- fingerprint, key and scope columns to textfp's functions and operators by
+-- name, and an overload of exactly the domain's types planted in that
+-- schema took them: it ran as the owner in the owner's lookup (and its
+-- answer rejected an unrelated row).  The lookups read the columns as their
+-- base types now.
+CREATE SEQUENCE priv_decoy_runs;
+CREATE SEQUENCE priv_decoy_owner_runs;
+GRANT USAGE ON SEQUENCE priv_decoy_runs, priv_decoy_owner_runs TO PUBLIC;
+GRANT CREATE ON SCHEMA public TO regress_dedup_tenant;
+CREATE SCHEMA privo AUTHORIZATION regress_dedup_owner;
+GRANT USAGE ON SCHEMA privo TO PUBLIC;
+SET ROLE regress_dedup_owner;
+CREATE DOMAIN privo.priv_fp AS simhash64;
+CREATE DOMAIN privo.priv_scope AS simhash64;
+CREATE DOMAIN privo.priv_key AS simhash64;
+CREATE TABLE privo.priv_dom (id privo.priv_key PRIMARY KEY, region privo.priv_scope, body text, fp privo.priv_fp);
+CREATE INDEX ON privo.priv_dom USING mih (fp);
+CREATE TRIGGER dedup BEFORE INSERT OR UPDATE ON privo.priv_dom FOR EACH ROW
+	EXECUTE FUNCTION textfp_dedup('text=body', 'fingerprint=fp', 'key=id', 'threshold=10', 'scope=region');
+INSERT INTO privo.priv_dom SELECT n::bigint::simhash64, 0::bigint::simhash64, body FROM texts WHERE n IN (1, 3);
+GRANT SELECT, INSERT ON privo.priv_dom TO regress_dedup_tenant;
+RESET ROLE;
+SET ROLE regress_dedup_tenant;
+-- each decoy counts its runs, and those as the table's owner (sequences:
+-- the statement's error rolls back no count)
+CREATE FUNCTION public.priv_decoy_hit() RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM nextval('priv_decoy_runs');
+	IF current_user = 'regress_dedup_owner' THEN
+		PERFORM nextval('priv_decoy_owner_runs');
+	END IF;
+	RETURN true;
+END
+$$;
+CREATE FUNCTION public.hamming_distance(a privo.priv_fp, b simhash64) RETURNS integer LANGUAGE plpgsql AS
+	$$ BEGIN PERFORM public.priv_decoy_hit(); RETURN 0; END $$;
+CREATE FUNCTION public.priv_decoy_within(a privo.priv_fp, b hamming_ball) RETURNS boolean LANGUAGE plpgsql AS
+	$$ BEGIN RETURN public.priv_decoy_hit(); END $$;
+CREATE OPERATOR public.<@ (LEFTARG = privo.priv_fp, RIGHTARG = hamming_ball, FUNCTION = public.priv_decoy_within);
+CREATE FUNCTION public.priv_decoy_eq(a privo.priv_scope, b privo.priv_scope) RETURNS boolean LANGUAGE plpgsql AS
+	$$ BEGIN RETURN public.priv_decoy_hit(); END $$;
+CREATE OPERATOR public.= (LEFTARG = privo.priv_scope, RIGHTARG = privo.priv_scope, FUNCTION = public.priv_decoy_eq);
+CREATE FUNCTION public.priv_decoy_key_eq(a privo.priv_key, b privo.priv_key) RETURNS boolean LANGUAGE plpgsql AS
+	$$ BEGIN RETURN public.priv_decoy_hit(); END $$;
+CREATE OPERATOR public.= (LEFTARG = privo.priv_key, RIGHTARG = privo.priv_key, FUNCTION = public.priv_decoy_key_eq);
+-- an unrelated text (accepted), a near duplicate of 1 (rejected), an update
+SELECT dedup_try($$INSERT INTO privo.priv_dom VALUES (6::bigint::simhash64, 0::bigint::simhash64,
+		'A text about something else entirely: the chess club meets on Thursdays in the library basement.')$$) AS unrelated,
+	dedup_try($$INSERT INTO privo.priv_dom SELECT 7::bigint::simhash64, 0::bigint::simhash64, body FROM texts WHERE n = 2$$) AS near_duplicate;
+RESET ROLE;
+SET ROLE regress_dedup_owner;
+UPDATE privo.priv_dom SET body = body || ' ' WHERE id = 3::bigint::simhash64;
+RESET ROLE;
+SELECT id::bigint AS id FROM privo.priv_dom ORDER BY 1;
+SELECT (SELECT is_called FROM priv_decoy_runs) AS decoys_ran, (SELECT is_called FROM priv_decoy_owner_runs) AS as_the_owner;
+DROP TABLE privo.priv_dom;
+DROP OPERATOR public.<@ (privo.priv_fp, hamming_ball), public.= (privo.priv_scope, privo.priv_scope), public.= (privo.priv_key, privo.priv_key);
+DROP FUNCTION public.hamming_distance(privo.priv_fp, simhash64), public.priv_decoy_within(privo.priv_fp, hamming_ball),
+	public.priv_decoy_eq(privo.priv_scope, privo.priv_scope), public.priv_decoy_key_eq(privo.priv_key, privo.priv_key),
+	public.priv_decoy_hit();
+DROP DOMAIN privo.priv_fp, privo.priv_scope, privo.priv_key;
+DROP SCHEMA privo;
+DROP SEQUENCE priv_decoy_runs, priv_decoy_owner_runs;
+REVOKE CREATE ON SCHEMA public FROM regress_dedup_tenant;
+
 DROP TABLE priv_posts, texts;
 DROP FUNCTION dedup_try(text);
 DROP ROLE regress_dedup_owner, regress_dedup_tenant;

@@ -3,10 +3,11 @@
 -- and operator that the PL/pgSQL layer (cluster_table, the tracked tables'
 -- procedures, reports and helpers) calls, one argument's type changed to
 -- each type that could win an unqualified or untyped call (numeric for a
--- float8 threshold, text for a name, oid for a regclass, ...): with all the
--- arguments, and with the argument names and only the arguments up to the
--- changed one (the shape that takes a call by name that leaves the rest to
--- their defaults, as the tracked tables' fingerprint calls do).  Each decoy
+-- float8 threshold, varchar for a text, oid for a regclass, ...), every
+-- argument named as the original's and defaults after the changed one
+-- (the shape that takes a call that names some arguments and leaves the
+-- rest to their defaults, as the tracked tables' fingerprint calls do, with
+-- a varchar text column too).  Each decoy
 -- records its call and, run as a superuser, makes the planter one.  A
 -- superuser then registers tracked tables (their batches, triggers,
 -- rebuild, reports, untrack) and runs every clustering call, each with
@@ -83,9 +84,11 @@ GRANT SELECT ON spy.called, spy.rivals TO PUBLIC;
 
 -- Plants, as the current user, decoys of each overload of each called
 -- function or procedure with one input argument's type replaced by each
--- rival: with all the arguments, unnamed; and with the arguments up to the
--- replaced one, named as the original's; and of each called operator with
--- one side replaced.
+-- rival, with all the arguments named as the original's and defaults for
+-- those after the replaced one (so that a call that names some and leaves
+-- the rest to their defaults, as the tracked tables' fingerprint calls do,
+-- finds it; not the replaced one, which would only make a call that leaves
+-- it out ambiguous); and of each called operator with one side replaced.
 CREATE FUNCTION spy.plant() RETURNS bigint
 	LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -116,8 +119,9 @@ BEGIN
 				args := f.intypes;
 				args[i] := rv;
 				named := ARRAY(SELECT CASE WHEN coalesce(f.innames[k], '') = '' THEN '' ELSE quote_ident(f.innames[k]) || ' ' END || args[k]
-							   FROM generate_series(1, i) k);
-				FOREACH arglist IN ARRAY ARRAY[array_to_string(args, ', '), array_to_string(named, ', ')] LOOP
+									  || CASE WHEN k > i THEN ' DEFAULT NULL' ELSE '' END
+							   FROM generate_series(1, f.pronargs) k);
+				FOREACH arglist IN ARRAY ARRAY[array_to_string(named, ', ')] LOOP
 					BEGIN
 						EXECUTE format('CREATE %s public.%I(%s%s)%s LANGUAGE plpgsql AS %L',
 							CASE f.prokind WHEN 'p' THEN 'PROCEDURE' ELSE 'FUNCTION' END,
@@ -173,6 +177,14 @@ SELECT i, 'site' || (i % 3), '2025-01-01 00:00+00'::timestamptz + i * interval '
 FROM generate_series(1, 40) i;
 CREATE TABLE wire (LIKE news INCLUDING ALL);
 INSERT INTO wire SELECT * FROM news;
+-- a varchar text column: the registrations' fingerprint calls pass the
+-- column, which a decoy's varchar first argument matches better than text
+CREATE TABLE notes (id bigint PRIMARY KEY, published timestamptz NOT NULL, body varchar);
+INSERT INTO notes SELECT id, published, body FROM news;
+CREATE TABLE notes_sh (LIKE notes INCLUDING ALL);
+INSERT INTO notes_sh SELECT * FROM notes;
+CREATE TABLE notes_opt (LIKE notes INCLUDING ALL);
+INSERT INTO notes_opt SELECT * FROM notes;
 
 SET ROLE regress_textfp_cotenant;
 SELECT spy.plant() > 100 AS planted;
@@ -197,6 +209,25 @@ CALL public.textfp_track(tbl => 'news'::regclass, text_column => 'body'::name, k
 CALL public.textfp_track(tbl => 'wire'::regclass, text_column => 'body'::name, key_column => 'id'::name, time_column => 'published'::name,
 	site_column => 'site'::name, method => 'minhash'::text, preset => NULL::text, threshold => NULL::float8, dedup => 'skip'::text,
 	dedup_scope => 'site'::text, options => '{k=64,ngram=3,method=oph}'::text[], cohesion => NULL::float8, batch => 1000::integer);
+-- the varchar column: the defaults (a preset of each method), and options
+CALL public.textfp_track(tbl => 'notes'::regclass, text_column => 'body'::name, key_column => 'id'::name, time_column => 'published'::name);
+CALL public.textfp_track(tbl => 'notes_sh'::regclass, text_column => 'body'::name, key_column => 'id'::name, time_column => 'published'::name,
+	method => 'simhash'::text);
+CALL public.textfp_track(tbl => 'notes_opt'::regclass, text_column => 'body'::name, key_column => 'id'::name, time_column => 'published'::name,
+	method => 'minhash'::text, options => '{k=64,ngram=3}'::text[]);
+INSERT INTO notes SELECT 41, published, body FROM notes WHERE id = 4;
+INSERT INTO notes_opt SELECT 41, published, body FROM notes WHERE id = 4;
+CALL public.textfp_rebuild(tbl => 'notes_sh'::regclass, batch => 1000::integer);
+SELECT count(*) FILTER (WHERE s.fp IS NOT DISTINCT FROM public.minhash(n.body::text, preset => 'minhash_v2'::public.textfp_preset)) AS notes_fp_ok,
+	count(*) AS notes_rows
+FROM notes_textfp s JOIN notes n ON n.id = s.key;
+SELECT count(*) FILTER (WHERE s.fp IS NOT DISTINCT FROM public.simhash(n.body::text, preset => 'simhash_v2'::public.textfp_preset)) AS notes_sh_fp_ok,
+	count(*) AS notes_sh_rows
+FROM notes_sh_textfp s JOIN notes_sh n ON n.id = s.key;
+SELECT count(*) FILTER (WHERE s.fp IS NOT DISTINCT FROM public.minhash(n.body::text, 'null'::text, k => 64::integer, ngram => 3::integer)) AS notes_opt_fp_ok,
+	count(*) AS notes_opt_rows
+FROM notes_opt_textfp s JOIN notes_opt n ON n.id = s.key;
+SELECT public.textfp_untrack('notes'::regclass), public.textfp_untrack('notes_sh'::regclass), public.textfp_untrack('notes_opt'::regclass);
 SELECT count(*), count(DISTINCT story_id) FROM public.textfp_stories('news'::regclass);
 SELECT count(*), count(DISTINCT story_id) FROM public.textfp_stories('wire'::regclass);
 -- the triggers: a late arrival, edits, deletes, a skipped near duplicate, TRUNCATE

@@ -259,6 +259,22 @@ operator_sql(Oid opr)
 }
 
 /*
+ * SQL: expr read as type's base type when type is a domain (a relabeling: no
+ * function runs, and the fingerprint index still matches the column).
+ * Called by name with a domain's value, textfp's functions and operators
+ * (and a key's or scope's, outside pg_catalog) would lose to an overload of
+ * exactly the domain's types that whoever may create in their schema
+ * planted: it ran as the owner in the owner's lookup.
+ */
+static char *
+base_sql(const char *expr, Oid type)
+{
+	Oid			base = getBaseType(type);
+
+	return base == type ? pstrdup(expr) : psprintf("%s::%s", expr, format_type_be_qualified(base));
+}
+
+/*
  * An index whose first column is the fingerprint column, plain (no
  * expression, no predicate), valid, and whose operator class answers
  * fp <@ ball: the lookup's candidates come through it.
@@ -338,7 +354,10 @@ prepare_lookups(DedupConfig *c, Relation rel, const char *nsp, Oid fptype, Oid w
 	Oid			dargs[2] = {fptype, fptype};
 	Oid			dist_fn = own_function(nsp, c->minhash ? "jaccard" : "hamming_distance", 2, dargs);
 	TypeCacheEntry *keytc = lookup_type_cache(c->key_type, TYPECACHE_LT_OPR | TYPECACHE_EQ_OPR);
-	const char *key = quote_identifier(NameStr(TupleDescAttr(desc, c->key_att - 1)->attname));
+	const char *key_col = quote_identifier(NameStr(TupleDescAttr(desc, c->key_att - 1)->attname));
+	const char *key = base_sql(psprintf("t.%s", key_col), c->key_type);
+	const char *fp = base_sql(psprintf("t.%s", quote_identifier(NameStr(TupleDescAttr(desc, c->fp_att - 1)->attname))),
+							  TupleDescAttr(desc, c->fp_att - 1)->atttypid);
 	Oid			argtypes[DEDUP_NPARAMS];
 	StringInfoData head;
 	StringInfoData tail;
@@ -349,13 +368,11 @@ prepare_lookups(DedupConfig *c, Relation rel, const char *nsp, Oid fptype, Oid w
 	int			save_sec;
 
 	initStringInfo(&head);
-	appendStringInfo(&head, "SELECT t.%s, %s.%s(t.%s, $1) FROM ONLY %s.%s t WHERE t.%s %s %s.%s($1, $2)",
-					 key, quote_identifier(nsp), quote_identifier(get_func_name(dist_fn)),
-					 quote_identifier(NameStr(TupleDescAttr(desc, c->fp_att - 1)->attname)),
+	appendStringInfo(&head, "SELECT t.%s, %s.%s(%s, $1) FROM ONLY %s.%s t WHERE %s %s %s.%s($1, $2)",
+					 key_col, quote_identifier(nsp), quote_identifier(get_func_name(dist_fn)), fp,
 					 quote_identifier(get_namespace_name(RelationGetNamespace(rel))),
 					 quote_identifier(RelationGetRelationName(rel)),
-					 quote_identifier(NameStr(TupleDescAttr(desc, c->fp_att - 1)->attname)),
-					 operator_sql(within_op), quote_identifier(nsp),
+					 fp, operator_sql(within_op), quote_identifier(nsp),
 					 c->minhash ? "jaccard_ball" : "hamming_ball");
 	initStringInfo(&tail);
 	argtypes[0] = fptype;
@@ -371,17 +388,18 @@ prepare_lookups(DedupConfig *c, Relation rel, const char *nsp, Oid fptype, Oid w
 		int			p = DEDUP_PARAM_SCOPE + 1 + i;
 
 		/* NULL is a scope of its own: a guard is not bypassed by leaving a column empty */
-		appendStringInfo(&tail, " AND (t.%s %s $%d OR (t.%s IS NULL AND $%d IS NULL))",
-						 col, operator_sql(tc->eq_opr), p, col, p);
+		appendStringInfo(&tail, " AND (%s %s %s OR (t.%s IS NULL AND $%d IS NULL))",
+						 base_sql(psprintf("t.%s", col), a->atttypid), operator_sql(tc->eq_opr),
+						 base_sql(psprintf("$%d", p), a->atttypid), col, p);
 		argtypes[DEDUP_PARAM_SCOPE + i] = a->atttypid;
 	}
-	appendStringInfo(&tail, " ORDER BY 2 %s, t.%s USING %s LIMIT 1",
+	appendStringInfo(&tail, " ORDER BY 2 %s, %s USING %s LIMIT 1",
 					 c->minhash ? "DESC" : "ASC", key, operator_sql(keytc->lt_opr));
 	c->nparams = DEDUP_PARAM_SCOPE + c->nscope;
 
 	owner_sql = psprintf("%s AND ($3 IS NULL OR t.ctid OPERATOR(pg_catalog.<>) $3)%s", head.data, tail.data);
-	writer_sql = psprintf("%s AND NOT ($4 AND COALESCE(t.%s %s $5, t.%s IS NULL AND $5 IS NULL))%s",
-						  head.data, key, operator_sql(keytc->eq_opr), key, tail.data);
+	writer_sql = psprintf("%s AND NOT ($4 AND COALESCE(%s %s %s, t.%s IS NULL AND $5 IS NULL))%s",
+						  head.data, key, operator_sql(keytc->eq_opr), base_sql("$5", c->key_type), key_col, tail.data);
 
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");

@@ -1,6 +1,7 @@
 #!/bin/bash
 # candidates.sh: lookups of candidate MinHash fingerprints (a successor to minhash_v1) on bench/corpus's
-# text-like rows, side by side (candidates.sql says what is measured).
+# text-like rows, side by side (candidates.sql says what is measured).  Run it on a server of your own: the
+# database is made by, and kept only for, the role that runs it.
 #
 #   N=100000 SAMPLES=200 bash bench/track/candidates.sh 'NAME|OPTIONS|THRESHOLD' ...
 #   e.g. 'v1|ngram=1,shingle=1,stopwords=zh+snowball,chinese=mainland|0.46875'
@@ -23,8 +24,15 @@ source "$repo/bench/corpus/corpus.sh"
 # benchmarks (made without N) is found (as bench/track/run.sh does)
 if [[ $N == 1000000 ]]; then f=$(env -u N bash -c "source '$repo/bench/corpus/corpus.sh'; textlike_file"); else f=$(textlike_file); fi
 psql=(psql -X -q -v ON_ERROR_STOP=1 -d "$DB")
-if ! psql -X -qAt -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1; then
-	psql -X -q -d postgres -c "CREATE DATABASE $DB"
+[[ $DB =~ ^[a-z_][a-z0-9_]*$ ]] || { echo "candidates.sh: DB must be a plain lower-case name" >&2; exit 2; }
+# a database kept from an earlier run is used again only if this role owns it: the scripts' unqualified calls
+# (jaccard_ball($1, 0.3125), ...) would run overloads planted in a co-tenant's database as this role
+owner=$(psql -X -qAt -d postgres -v db="$DB" <<< "SELECT d.datdba = r.oid FROM pg_catalog.pg_database d, pg_catalog.pg_roles r WHERE d.datname = :'db' AND r.rolname = current_user")
+if [[ -z $owner ]]; then
+	psql -X -q -v ON_ERROR_STOP=1 -d postgres -c "CREATE DATABASE $DB"
+elif [[ $owner != t ]]; then
+	echo "candidates.sh: database $DB exists and belongs to another role; drop it or give DB=" >&2
+	exit 2
 fi
 "${psql[@]}" -c 'CREATE EXTENSION IF NOT EXISTS textfp'
 if [[ $("${psql[@]}" -At -c "SELECT to_regclass('cl') IS NULL") == t ]]; then

@@ -10,6 +10,9 @@ BASE=${BASE:-20000}
 INSERTS=${INSERTS:-300}
 DB=${DB:-textfp_cand}
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 PGCLIENTENCODING=UTF8
+# candidates.sh's database, which this role must own (candidates.sh says why)
+[[ $(psql -X -qAt -d postgres -v db="$DB" <<< "SELECT d.datdba = r.oid FROM pg_catalog.pg_database d, pg_catalog.pg_roles r WHERE d.datname = :'db' AND r.rolname = current_user") == t ]] ||
+	{ echo "candidates_insert.sh: database $DB is missing or belongs to another role (candidates.sh makes it)" >&2; exit 2; }
 for spec in "$@"; do
 	IFS='|' read -r name opts thr <<< "$spec"
 	args=$(echo "$opts" | tr ',' '\n' | awk -F= '{ v = $2; if (v !~ /^[0-9]+$/) v = "'\''" v "'\''"; printf "%s%s => %s", (NR > 1 ? ", " : ""), $1, v }')
