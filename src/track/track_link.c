@@ -95,29 +95,87 @@ near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
 }
 
 /*
+ * Stories by key, sorted, for the rule's lookups: the originals among a row's
+ * near rows, and the stories already found too far.  A story's verdict
+ * depends only on the row and the story's original, so one is enough for
+ * all its near rows: without these, n near rows cost n x originals key
+ * comparisons and a lookup of the original each.
+ */
+typedef struct StoryEntry
+{
+	Datum		story;
+	int			idx;			/* in near[] (originals); -1 (too far) */
+} StoryEntry;
+
+typedef struct StorySet
+{
+	StoryEntry *e;
+	int			n;
+} StorySet;
+
+static int
+story_cmp(const void *a, const void *b, void *arg)
+{
+	TrackConfig *c = arg;
+
+	return DatumGetInt32(FunctionCall2Coll(&c->key_cmp, C_COLLATION_OID,
+										   ((const StoryEntry *) a)->story, ((const StoryEntry *) b)->story));
+}
+
+/* The index in set of story, or where it would go (*found false). */
+static int
+story_find(TrackConfig *c, const StorySet *set, Datum story, bool *found)
+{
+	int			lo = 0,
+				hi = set->n;
+	StoryEntry	key = {story, -1};
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int			r = story_cmp(&set->e[mid], &key, c);
+
+		if (r == 0)
+		{
+			*found = true;
+			return mid;
+		}
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+/*
  * Whether a row (fp) is within the cohesion bound of the original of y's
  * story.  The original is often among the row's near rows, whose scores are
- * at hand (*origs: the indexes of the earlier near rows that are originals,
- * listed at the first call); and SimHash's near rows are every row within
- * the threshold, so an original not among them is further than a bound no
- * looser than the threshold.  Else root_fp gives the original's fingerprint.
+ * at hand (origs: the earlier near rows that are originals, made at the
+ * first call); and SimHash's near rows are every row within the threshold,
+ * so an original not among them is further than a bound no looser than the
+ * threshold.  Else root_fp gives the original's fingerprint.
  */
 static bool
-near_original(TrackConfig *c, Datum fp, const TrackNear *y, TrackNear *near, int n, int **origs, int *norigs,
+near_original(TrackConfig *c, Datum fp, const TrackNear *y, TrackNear *near, int n, StorySet *origs,
 			  TrackRootFp root_fp, void *arg)
 {
 	Datum		fp_root;
+	bool		found;
+	int			at;
 
-	if (*origs == NULL)
+	if (origs->e == NULL)
 	{
-		*origs = palloc(sizeof(int) * n);
+		origs->e = palloc(sizeof(StoryEntry) * Max(n, 1));
 		for (int i = 0; i < n; i++)
 			if (near[i].earlier && same_key(c, near[i].story, near[i].key))
-				(*origs)[(*norigs)++] = i;
+				origs->e[origs->n++] = (StoryEntry) {near[i].key, i};
+		qsort_arg(origs->e, origs->n, sizeof(StoryEntry), story_cmp, c);
 	}
-	for (int j = 0; j < *norigs; j++)
-		if (same_key(c, near[(*origs)[j]].key, y->story))
-			return track_within(c, near[(*origs)[j]].score, c->cohesion);
+	at = story_find(c, origs, y->story, &found);
+	if (found)
+		return track_within(c, near[origs->e[at].idx].score, c->cohesion);
 	if (!c->minhash && c->cohesion <= c->threshold)
 		return false;
 	return root_fp(c, y, &fp_root, arg) && track_within(c, track_score(c, fp, fp_root), c->cohesion);
@@ -142,8 +200,8 @@ int
 track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n,
 				  TrackRootFp root_fp, void *arg, TrackRow *link)
 {
-	int		   *origs = NULL;
-	int			norigs = 0;
+	StorySet	origs = {NULL, 0};
+	StorySet	far = {NULL, 0};
 	int			chosen = -1;
 
 	link->source_null = true;
@@ -156,20 +214,36 @@ track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *
 	for (int i = 0; i < n; i++)
 	{
 		TrackNear  *y = &near[i];
+		bool		found = false;
+		int			at = 0;
 
 		if (!y->earlier)
 			continue;
+		CHECK_FOR_INTERRUPTS();
 
 		/*
 		 * the story's original must also be near enough; when the candidate
 		 * is the original, its score says how near (a cohesion tighter than
 		 * the threshold bounds direct links too)
 		 */
-		if (!isnan(c->cohesion) &&
-			!(same_key(c, y->story, y->key)
-			  ? track_within(c, y->score, c->cohesion)
-			  : near_original(c, fp, y, near, n, &origs, &norigs, root_fp, arg)))
-			continue;
+		if (!isnan(c->cohesion))
+		{
+			if (far.e != NULL)
+				at = story_find(c, &far, y->story, &found);
+			if (found)
+				continue;
+			if (!(same_key(c, y->story, y->key)
+				  ? track_within(c, y->score, c->cohesion)
+				  : near_original(c, fp, y, near, n, &origs, root_fp, arg)))
+			{
+				if (far.e == NULL)
+					far.e = palloc(sizeof(StoryEntry) * n);
+				memmove(&far.e[at + 1], &far.e[at], sizeof(StoryEntry) * (far.n - at));
+				far.e[at] = (StoryEntry) {y->story, -1};
+				far.n++;
+				continue;
+			}
+		}
 		link->source_null = false;
 		link->source = y->key;
 		link->story = y->story;
@@ -178,8 +252,10 @@ track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *
 		chosen = i;
 		break;
 	}
-	if (origs != NULL)
-		pfree(origs);
+	if (origs.e != NULL)
+		pfree(origs.e);
+	if (far.e != NULL)
+		pfree(far.e);
 	return chosen;
 }
 
