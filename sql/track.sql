@@ -66,6 +66,10 @@ SET client_min_messages = warning;
 SELECT c.relname, c.relkind, pg_get_userbyid(c.relowner) = current_user AS owners
 FROM pg_class c WHERE c.relnamespace = 'track_test'::regnamespace AND c.relname LIKE 'news%' AND c.relkind = 'r' ORDER BY 1;
 SELECT tgname, pg_get_triggerdef(oid) FROM pg_trigger WHERE tgrelid = 'news'::regclass ORDER BY 1;
+-- the store's indexes: the pair index covers what a fold or the reprints
+-- report reads of a site pair's links (index-only scans)
+SELECT regexp_replace(pg_get_indexdef(indexrelid), 'INDEX \S+ ON', 'INDEX ON') FROM pg_index
+WHERE indrelid = 'news_textfp'::regclass ORDER BY 1;
 SELECT format, source_table, store_table, text_column, key_column, time_column, site_column, method, preset, options,
 	threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, phase, done, total,
 	started_at IS NOT NULL AS started, updated_at >= started_at AS updated, registered_at <= updated_at AS registered

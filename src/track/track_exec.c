@@ -377,7 +377,7 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		/*
 		 * The reprint summary's site pairs, but those changed since its last
 		 * fold, which are recounted from the store through its index on
-		 * (source_site, site); counted from the whole store with since, or
+		 * (source_site, site, source); counted from the whole store with since, or
 		 * for a registration without a site column (which keeps no pairs).
 		 * Its configuration table is named after the store, as the
 		 * summaries are.  Sorted by the sites' own order, and made text

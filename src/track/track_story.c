@@ -87,7 +87,8 @@ track_fold_sql(TrackConfig *c, const char *keq)
  * reference), NULL equal to NULL, as rows c (story, at, source_at) of store; a
  * branch for each way the pair may hold a NULL (the value NULL, as the
  * unique index sees it: track_null_sql()), so that each is a scan of the
- * store's index on (source_site, site) and a link matches one branch.
+ * store's index on (source_site, site, source), which covers the columns
+ * read (index-only), and a link matches one branch.
  * site_type is the store's site type, compared by its equality
  * (track_eq_sql()).
  */
