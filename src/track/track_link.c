@@ -33,6 +33,7 @@
 #include "access/xact.h"
 #include "catalog/pg_collation.h"
 #include "lib/binaryheap.h"
+#include "lib/rbtree.h"
 #include "miscadmin.h"
 #include "utils/datum.h"
 #include "utils/hsearch.h"
@@ -95,16 +96,18 @@ near_checked(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out)
 }
 
 /*
- * Stories by key, sorted, for the rule's lookups: the originals among a row's
- * near rows, and the stories already found too far.  A story's verdict
- * depends only on the row and the story's original, so one is enough for
- * all its near rows: without these, n near rows cost n x originals key
- * comparisons and a lookup of the original each.
+ * Stories by key for the rule's lookups: the originals among a row's near
+ * rows (a sorted array, made at once), and the stories already found too far
+ * (a red-black tree, grown one story at a time: a sorted array's inserts
+ * would cost n^2 moves over the thousands of near rows boilerplate gives).
+ * A story's verdict depends only on the row and the story's original, so one
+ * is enough for all its near rows: without these, n near rows cost n x
+ * originals key comparisons and a lookup of the original each.
  */
 typedef struct StoryEntry
 {
 	Datum		story;
-	int			idx;			/* in near[] (originals); -1 (too far) */
+	int			idx;			/* in near[] */
 } StoryEntry;
 
 typedef struct StorySet
@@ -120,6 +123,70 @@ story_cmp(const void *a, const void *b, void *arg)
 
 	return DatumGetInt32(FunctionCall2Coll(&c->key_cmp, C_COLLATION_OID,
 										   ((const StoryEntry *) a)->story, ((const StoryEntry *) b)->story));
+}
+
+/* The stories found too far: tree nodes from an array of one a near row. */
+typedef struct FarNode
+{
+	RBTNode		rb;
+	Datum		story;
+} FarNode;
+
+typedef struct FarSet
+{
+	TrackConfig *c;
+	RBTree	   *tree;
+	FarNode    *nodes;
+	int			used;
+} FarSet;
+
+static int
+far_cmp(const RBTNode *a, const RBTNode *b, void *arg)
+{
+	TrackConfig *c = ((FarSet *) arg)->c;
+
+	return DatumGetInt32(FunctionCall2Coll(&c->key_cmp, C_COLLATION_OID,
+										   ((const FarNode *) a)->story, ((const FarNode *) b)->story));
+}
+
+static void
+far_combine(RBTNode *existing, const RBTNode *newdata, void *arg)
+{
+}
+
+static RBTNode *
+far_alloc(void *arg)
+{
+	FarSet	   *far = arg;
+
+	return &far->nodes[far->used++].rb;
+}
+
+static bool
+far_contains(FarSet *far, Datum story)
+{
+	FarNode		key;
+
+	if (far->tree == NULL)
+		return false;
+	key.story = story;
+	return rbt_find(far->tree, &key.rb) != NULL;
+}
+
+/* Adds story (not in far yet); far holds at most n, the near rows. */
+static void
+far_add(FarSet *far, Datum story, int n)
+{
+	FarNode		key;
+	bool		isnew;
+
+	if (far->tree == NULL)
+	{
+		far->nodes = palloc(sizeof(FarNode) * n);
+		far->tree = rbt_create(sizeof(FarNode), far_cmp, far_combine, far_alloc, NULL, far);
+	}
+	key.story = story;
+	(void) rbt_insert(far->tree, &key.rb, &isnew);
 }
 
 /* The index in set of story, or where it would go (*found false). */
@@ -201,7 +268,7 @@ track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *
 				  TrackRootFp root_fp, void *arg, TrackRow *link)
 {
 	StorySet	origs = {NULL, 0};
-	StorySet	far = {NULL, 0};
+	FarSet		far = {c, NULL, NULL, 0};
 	int			chosen = -1;
 
 	link->source_null = true;
@@ -214,8 +281,6 @@ track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *
 	for (int i = 0; i < n; i++)
 	{
 		TrackNear  *y = &near[i];
-		bool		found = false;
-		int			at = 0;
 
 		if (!y->earlier)
 			continue;
@@ -228,19 +293,13 @@ track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *
 		 */
 		if (!isnan(c->cohesion))
 		{
-			if (far.e != NULL)
-				at = story_find(c, &far, y->story, &found);
-			if (found)
+			if (far_contains(&far, y->story))
 				continue;
 			if (!(same_key(c, y->story, y->key)
 				  ? track_within(c, y->score, c->cohesion)
 				  : near_original(c, fp, y, near, n, &origs, root_fp, arg)))
 			{
-				if (far.e == NULL)
-					far.e = palloc(sizeof(StoryEntry) * n);
-				memmove(&far.e[at + 1], &far.e[at], sizeof(StoryEntry) * (far.n - at));
-				far.e[at] = (StoryEntry) {y->story, -1};
-				far.n++;
+				far_add(&far, y->story, n);
 				continue;
 			}
 		}
@@ -254,8 +313,11 @@ track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *
 	}
 	if (origs.e != NULL)
 		pfree(origs.e);
-	if (far.e != NULL)
-		pfree(far.e);
+	if (far.tree != NULL)
+	{
+		pfree(far.tree);
+		pfree(far.nodes);
+	}
 	return chosen;
 }
 
