@@ -1758,6 +1758,10 @@ BEGIN
 		coalesce(stype, 'text'::regtype), ttype, ttype);
 	EXECUTE format('CREATE TABLE %s (story %s NOT NULL%s)', chg,
 		ktype, kcoll);
+	-- the reports' orders: their first rows (max_rows) are read from these
+	-- indexes, merged with the changed stories and pairs recounted, not
+	-- sorted from every story or pair
+	EXECUTE format('CREATE INDEX ON %s (size DESC, first_at, story)', sty);
 	-- the same for who reprints whom: links by the source's site (kept in
 	-- the store with the link as source_site, with the source's time as
 	-- source_at) and the copy's site
@@ -1771,7 +1775,10 @@ BEGIN
 		coalesce(stype, 'text'::regtype), coalesce(stype, 'text'::regtype));
 	EXECUTE format('CREATE TABLE %s (source_site %s, site %s)', rpc,
 		coalesce(stype, 'text'::regtype), coalesce(stype, 'text'::regtype));
-	EXECUTE format('CREATE INDEX ON %s (story)', st);
+	EXECUTE format('CREATE INDEX ON %s (reprints DESC, source_site, site)', rpr);
+	-- covering, as the pair index below: a fold or the story report recounts
+	-- a changed story (size, sites, last member) from the index alone
+	EXECUTE format('CREATE INDEX ON %s (story) INCLUDE (site, at)', st);
 	EXECUTE format('CREATE INDEX ON %s (source)', st);
 	-- covering: a fold or report recounts a site pair from the index alone
 	-- (index-only, no heap fetch a link), and source as a key column lets a
@@ -2290,9 +2297,27 @@ $$;
 COMMENT ON FUNCTION textfp_stories(regclass)
 	IS 'every row of a tracked table with the story it belongs to (the key of its original; its own key for an original), as text';
 
+-- Refuses a negative max_rows (2201W, as LIMIT does).
+CREATE FUNCTION textfp_check_max_rows(max_rows integer) RETURNS void
+	LANGUAGE plpgsql IMMUTABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+BEGIN
+	IF max_rows < 0 THEN
+		RAISE EXCEPTION 'max_rows must not be negative, not %', max_rows
+			USING ERRCODE = 'invalid_row_count_in_limit_clause';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_check_max_rows(integer)
+	IS 'internal: refuses a negative max_rows of a report';
+
 -- The stories of a tracked table, largest first: one row per story of at
--- least min_size rows (whose original is at or after since, if given).
-CREATE FUNCTION textfp_story_report(tbl regclass, since timestamptz DEFAULT NULL, min_size integer DEFAULT 2)
+-- least min_size rows (whose original is at or after since, if given); the
+-- first max_rows of them (all with NULL), read from the summary's index in
+-- that order, where a LIMIT would come after every row was made.
+CREATE FUNCTION textfp_story_report(tbl regclass, since timestamptz DEFAULT NULL, min_size integer DEFAULT 2,
+	max_rows integer DEFAULT NULL)
 RETURNS TABLE (story_id text, size bigint, sites bigint, original_site text, first_at timestamptz, last_at timestamptz)
 	LANGUAGE plpgsql STABLE
 	SET search_path = pg_catalog, pg_temp
@@ -2301,16 +2326,17 @@ DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
 BEGIN
 	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	PERFORM @extschema@.textfp_check_max_rows(max_rows);
 	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'story_report'::text,
-		ARRAY[since::text, coalesce(min_size, 1)::text])
+		ARRAY[since::text, coalesce(min_size, 1)::text, max_rows::text])
 		AS r(s text, n bigint, ns bigint, os text, f timestamptz, l timestamptz);
 END
 $$;
-COMMENT ON FUNCTION textfp_story_report(regclass, timestamptz, integer)
-	IS 'the stories of a tracked table, largest first: original (story_id), size, sites, the original''s site, first and last seen';
+COMMENT ON FUNCTION textfp_story_report(regclass, timestamptz, integer, integer)
+	IS 'the stories of a tracked table, largest first (the first max_rows): original (story_id), size, sites, the original''s site, first and last seen';
 
--- Stories that began at or after since, earliest first.
-CREATE FUNCTION textfp_new_stories(tbl regclass, since timestamptz)
+-- Stories that began at or after since, earliest first (the first max_rows).
+CREATE FUNCTION textfp_new_stories(tbl regclass, since timestamptz, max_rows integer DEFAULT NULL)
 RETURNS TABLE (story_id text, first_at timestamptz, original_site text, size bigint, sites bigint)
 	LANGUAGE plpgsql STABLE
 	SET search_path = pg_catalog, pg_temp
@@ -2322,16 +2348,19 @@ BEGIN
 		RAISE EXCEPTION 'since must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
-	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'new_stories'::text, ARRAY[since::text])
+	PERFORM @extschema@.textfp_check_max_rows(max_rows);
+	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'new_stories'::text, ARRAY[since::text, max_rows::text])
 		AS r(s text, f timestamptz, os text, n bigint, ns bigint);
 END
 $$;
-COMMENT ON FUNCTION textfp_new_stories(regclass, timestamptz)
-	IS 'the stories of a tracked table whose original is at or after since, with their size so far';
+COMMENT ON FUNCTION textfp_new_stories(regclass, timestamptz, integer)
+	IS 'the stories of a tracked table whose original is at or after since (the first max_rows), with their size so far';
 
 -- Who reprints whom: links between rows of different sites (or all links
--- with same_site), by the source's site and the copy's site.
-CREATE FUNCTION textfp_reprints(tbl regclass, since timestamptz DEFAULT NULL, same_site boolean DEFAULT false)
+-- with same_site), by the source's site and the copy's site, most first (the
+-- first max_rows).
+CREATE FUNCTION textfp_reprints(tbl regclass, since timestamptz DEFAULT NULL, same_site boolean DEFAULT false,
+	max_rows integer DEFAULT NULL)
 RETURNS TABLE (source_site text, reprint_site text, reprints bigint, stories bigint, median_delay interval)
 	LANGUAGE plpgsql STABLE
 	SET search_path = pg_catalog, pg_temp
@@ -2340,12 +2369,13 @@ DECLARE
 	st regclass := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
 BEGIN
 	-- as the store's owner, for a caller with SELECT on it (textfp_stories)
+	PERFORM @extschema@.textfp_check_max_rows(max_rows);
 	RETURN QUERY SELECT * FROM @extschema@.textfp_track_report(st, 'reprints'::text,
-		ARRAY[since::text, coalesce(same_site, false)::text])
+		ARRAY[since::text, coalesce(same_site, false)::text, max_rows::text])
 		AS r(os text, rs text, n bigint, ns bigint, d interval);
 END
 $$;
-COMMENT ON FUNCTION textfp_reprints(regclass, timestamptz, boolean)
+COMMENT ON FUNCTION textfp_reprints(regclass, timestamptz, boolean, integer)
 	IS 'who reprints whom in a tracked table: links by the source''s site and the copy''s site, with their count, stories and median delay';
 
 -- A story's members in time order, each with its link.

@@ -402,13 +402,13 @@ FROM ((SELECT * FROM before_rebuild EXCEPT SELECT * FROM textfp_stories('news'))
 \echo
 \echo '--- the largest stories: textfp_story_report(news) ---'
 SELECT r.story_id, r.size, left(n.title, 40) AS original_title, r.original_site, r.sites, r.last_at - r.first_at AS spread
-FROM textfp_story_report('news') r JOIN news n ON n.id = r.story_id::integer
-LIMIT 10;
+FROM textfp_story_report('news', max_rows => 10) r JOIN news n ON n.id = r.story_id::integer
+ORDER BY r.size DESC, r.first_at, r.story_id::integer;
 
 \echo
 \echo '--- one story in time order: textfp_story_timeline(news, story) ---'
 SELECT t.key, t.site, t.source, round(t.score::numeric, 3) AS jaccard, t.delay, left(n.title, 40) AS title
-FROM textfp_story_timeline('news', (SELECT story_id FROM textfp_story_report('news') LIMIT 1)) t
+FROM textfp_story_timeline('news', (SELECT story_id FROM textfp_story_report('news', max_rows => 1))) t
 JOIN news n ON n.id = t.key::integer;
 
 \echo

@@ -175,6 +175,10 @@ SELECT key, at, site, source, story, score FROM news_textfp ORDER BY at, key;
 -- stories of at least 2 rows, largest first: story 1 has 4 rows on 4
 -- sites, first and last seen 1 Jan 10:00 and 4 Jan 10:00
 SELECT * FROM textfp_story_report('news');
+-- the first rows only: max_rows reads them in the report's order (a LIMIT
+-- would come after every row was made); negative is refused, as by LIMIT
+SELECT * FROM textfp_story_report('news', max_rows => 1);
+SELECT pg_temp.failure($$SELECT * FROM textfp_story_report('news', max_rows => -1)$$);
 -- all sizes, and only the stories whose original is at or after 2 Jan
 SELECT * FROM textfp_story_report('news', min_size => 1);
 SELECT * FROM textfp_story_report('news', '2025-01-02', 1);
@@ -187,6 +191,7 @@ SELECT pg_temp.failure($$SELECT * FROM textfp_new_stories('news', NULL)$$);
 -- only with same_site; median delay of the two ledger -> herald... links
 SELECT * FROM textfp_reprints('news');
 SELECT * FROM textfp_reprints('news', same_site => true);
+SELECT * FROM textfp_reprints('news', same_site => true, max_rows => 2);
 SELECT * FROM textfp_reprints('news', '2025-01-03');
 -- a story's members in time order with their sources and delays
 SELECT * FROM textfp_story_timeline('news', '1');

@@ -272,6 +272,23 @@ CREATE FUNCTION pg_temp.reprints_diff(tbl regclass) RETURNS bigint LANGUAGE sql 
 		UNION ALL
 		(SELECT * FROM textfp_reprints(tbl, '-infinity', true) EXCEPT ALL SELECT * FROM textfp_reprints(tbl, same_site => true))) d
 $$;
+-- max_rows: the first n rows of each report in its order, read from the
+-- summaries' indexes and merged with the changes not folded yet: the same
+-- as the first n of the whole report (the whole store's count for min_size
+-- 1 and since)
+CREATE FUNCTION pg_temp.prefix_diff(tbl regclass) RETURNS bigint LANGUAGE sql AS $$
+	SELECT count(*) FROM generate_series(0, 9) n
+	WHERE ARRAY(SELECT r::text FROM textfp_story_report(tbl, max_rows => n) r)
+			IS DISTINCT FROM (ARRAY(SELECT r::text FROM textfp_story_report(tbl) r))[1:n]
+		OR ARRAY(SELECT r::text FROM textfp_story_report(tbl, min_size => 1, max_rows => n) r)
+			IS DISTINCT FROM (ARRAY(SELECT r::text FROM textfp_story_report(tbl, min_size => 1) r))[1:n]
+		OR ARRAY(SELECT r::text FROM textfp_reprints(tbl, same_site => n % 2 = 0, max_rows => n) r)
+			IS DISTINCT FROM (ARRAY(SELECT r::text FROM textfp_reprints(tbl, same_site => n % 2 = 0) r))[1:n]
+		OR ARRAY(SELECT r::text FROM textfp_reprints(tbl, '-infinity', n % 2 = 0, n) r)
+			IS DISTINCT FROM (ARRAY(SELECT r::text FROM textfp_reprints(tbl, '-infinity', n % 2 = 0) r))[1:n]
+		OR ARRAY(SELECT r::text FROM textfp_new_stories(tbl, '-infinity', n) r)
+			IS DISTINCT FROM (ARRAY(SELECT r::text FROM textfp_new_stories(tbl, '-infinity') r))[1:n]
+$$;
 CREATE FUNCTION pg_temp.fold_diff(tbl regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
 	n bigint;
@@ -297,7 +314,7 @@ BEGIN
 	RETURN n;
 END
 $$;
-CREATE TABLE report_results (name text, seed integer, report_differs bigint, reprints_differ bigint, summary_differs bigint,
+CREATE TABLE report_results (name text, seed integer, report_differs bigint, reprints_differ bigint, prefix_differs bigint, summary_differs bigint,
 	stories bigint, site_pairs bigint);
 
 -- the arrivals: each config in one or two seeds, a statement a row or in
@@ -315,9 +332,9 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	format('SELECT pg_temp.arrive(%L, %s, %L, 0, %s)', t, r.seed, r.batched, coalesce(r.split, 1e9)),
 	CASE WHEN r.split IS NOT NULL THEN format('CALL textfp_rebuild(%L)', t) END,
 	CASE WHEN r.split IS NOT NULL THEN format('SELECT pg_temp.arrive(%L, %s, %L, %s, 1e9)', t, r.seed, r.batched, r.split) END,
-	format('INSERT INTO report_results SELECT %L, %s, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.fold_diff(%L),
+	format('INSERT INTO report_results SELECT %L, %s, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.prefix_diff(%L), pg_temp.fold_diff(%L),
 		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I WHERE reprints > 0)',
-		r.name, r.seed, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
+		r.name, r.seed, t, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),
 	format('INSERT INTO results SELECT %L, %s, %L, %L, (SELECT count(*) FROM ((SELECT id, site, at, body FROM %I EXCEPT SELECT id, site, at, body FROM %I)
@@ -344,9 +361,9 @@ SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, 
 	format('UPDATE %I SET site = CASE WHEN id %% 13 = 0 THEN NULL ELSE ''site'' || (id %% 3) END WHERE id %% 4 = 2', t),
 	format('UPDATE %I SET id = id + 1000, at = at - interval ''1 day'', body = body || '' tail'' WHERE id %% 6 = 1', t),
 	format('WITH d AS (DELETE FROM %1$I WHERE id %% 11 = 0 RETURNING *) INSERT INTO %1$I (id, site, at, body) SELECT id + 5000, site, at + interval ''3 hours'', body FROM d', t),
-	format('INSERT INTO report_results SELECT %L, NULL, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.fold_diff(%L),
+	format('INSERT INTO report_results SELECT %L, NULL, pg_temp.report_diff(%L), pg_temp.reprints_diff(%L), pg_temp.prefix_diff(%L), pg_temp.fold_diff(%L),
 		(SELECT count(*) FROM %I), (SELECT count(*) FROM %I WHERE reprints > 0)',
-		t, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
+		t, t, t, t, t, t || '_textfp_stories', t || '_textfp_reprints'),
 	format('CREATE TABLE %I AS SELECT * FROM %I', t || '_before', t || '_textfp'),
 	format('CALL textfp_rebuild(%L)', t),
 	format('INSERT INTO multi_results SELECT %L, (SELECT count(*) FROM %I x WHERE NOT EXISTS (SELECT FROM %I s WHERE s.key::text = %s::text COLLATE "C" AND s.at = x.at)),

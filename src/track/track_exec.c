@@ -51,6 +51,12 @@
  */
 #define SITE_TEXT(alias) "CASE WHEN ROW(" alias ".site) IS NOT NULL THEN format('%%s', " alias ".site) END"
 
+/*
+ * A site pair the reprints report shows: any with same_site ($2), else one of
+ * two sites not equal (eq, the sites' equality as SQL), nor both NULL.
+ */
+#define SAME_SITE_OK(eq, a, b) "($2::boolean OR NOT coalesce(" eq ", ROW(" a ") IS NULL AND ROW(" b ") IS NULL))"
+
 /* The owner of a relation, or 42P01. */
 static Oid
 relation_owner(Oid relid)
@@ -341,20 +347,26 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		 * The summary's stories, but those changed since its last fold,
 		 * which are recounted from the store (track_story.c): exact, and
 		 * reading the store only for the changed stories.  It holds the
-		 * stories of two rows or more: min_size 2 or more.
+		 * stories of two rows or more: min_size 2 or more.  Each branch
+		 * sorted and limited to max_rows ($3) on its own, so that the
+		 * summary's are read from its index in the report's order and the
+		 * two merged: the first rows cost the changed stories, not every
+		 * story.  Made text after the limit (narrow rows sort faster).
 		 */
-		sql = psprintf("WITH k AS (SELECT DISTINCT c.story FROM ONLY %2$s c),"
-					   " g AS (SELECT m.story, m.size, m.sites, m.site, m.first_at, m.last_at FROM ONLY %3$s m"
-					   " WHERE NOT EXISTS (SELECT FROM k WHERE k.story = m.story)"
+		sql = psprintf("WITH k AS (SELECT DISTINCT c.story FROM ONLY %2$s c)"
+					   " SELECT g.story::text, g.size, g.sites, " SITE_TEXT("g") ", g.first_at::timestamptz, g.last_at::timestamptz"
+					   " FROM ((SELECT m.story, m.size, m.sites, m.site, m.first_at, m.last_at FROM ONLY %3$s m"
+					   " WHERE m.size >= $2::integer AND ($1::timestamptz IS NULL OR m.first_at::timestamptz >= $1::timestamptz)"
+					   " AND NOT EXISTS (SELECT FROM k WHERE k.story = m.story)"
+					   " ORDER BY m.size DESC, m.first_at, m.story LIMIT $3::bigint)"
 					   " UNION ALL"
-					   " SELECT k.story, a.size, a.sites, o.site, o.at, a.last_at FROM k"
+					   " (SELECT k.story, a.size, a.sites, o.site, o.at, a.last_at FROM k"
 					   " CROSS JOIN LATERAL (SELECT " TRACK_STORY_COUNTS
 					   " FROM ONLY %1$s s WHERE s.story = k.story) a"
-					   " JOIN ONLY %1$s o ON o.key = k.story)"
-					   " SELECT g.story::text, g.size, g.sites, " SITE_TEXT("g") ", g.first_at::timestamptz, g.last_at::timestamptz"
-					   " FROM (SELECT * FROM g WHERE g.size >= $2::integer"
-					   " AND ($1::timestamptz IS NULL OR g.first_at::timestamptz >= $1::timestamptz)"
-					   " ORDER BY g.size DESC, g.first_at, g.story OFFSET 0) g",
+					   " JOIN ONLY %1$s o ON o.key = k.story"
+					   " WHERE a.size >= $2::integer AND ($1::timestamptz IS NULL OR o.at::timestamptz >= $1::timestamptz)"
+					   " ORDER BY a.size DESC, o.at, k.story LIMIT $3::bigint)) g"
+					   " ORDER BY g.size DESC, g.first_at, g.story LIMIT $3::bigint",
 					   name, side_name(relid, owner, "_changes"), side_name(relid, owner, "_stories"));
 	}
 	else if (strcmp(report, "story_report") == 0)
@@ -364,14 +376,14 @@ textfp_track_report(PG_FUNCTION_ARGS)
 					   " FROM ONLY %1$s s GROUP BY s.story HAVING count(*) >= $2::integer) g"
 					   " JOIN ONLY %1$s o ON o.key = g.story"
 					   " WHERE $1::timestamptz IS NULL OR o.at::timestamptz >= $1::timestamptz"
-					   " ORDER BY g.size DESC, o.at, g.story", name);
+					   " ORDER BY g.size DESC, o.at, g.story LIMIT $3::bigint", name);
 	else if (strcmp(report, "new_stories") == 0)
 		sql = psprintf("SELECT o.key::text, o.at::timestamptz, " SITE_TEXT("o") ","
 					   " m.size, m.sites FROM ONLY %1$s o"
 					   " CROSS JOIN LATERAL (SELECT count(*) AS size, count(DISTINCT s.site) AS sites"
 					   " FROM ONLY %1$s s WHERE s.story = o.key) m"
 					   " WHERE o.source IS NULL AND o.at::timestamptz >= $1::timestamptz"
-					   " ORDER BY o.at, o.key", name);
+					   " ORDER BY o.at, o.key LIMIT $2::bigint", name);
 	else if (strcmp(report, "reprints") == 0)
 	{
 		/*
@@ -382,32 +394,43 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		 * Its configuration table is named after the store, as the
 		 * summaries are.  Sorted by the sites' own order, and made text
 		 * after the sort (narrow rows sort faster: 1.0 s against 1.9 s for
-		 * 274,607 pairs), as the story report.
+		 * 274,607 pairs); each branch limited to max_rows ($3) on its own,
+		 * the summary's read from its index in that order, as the story
+		 * report.  A changed pair is left out of the summary's rows by
+		 * equality (a hash anti-join), and those with a NULL site by a
+		 * second test over them alone (kn): a NULL-aware test over every
+		 * pair cost summary x changes comparisons, 3 s at 374,725 pairs.
 		 */
 		Oid			st = site_type(relid);
 
 		sql = psprintf("WITH f AS (SELECT $1::timestamptz IS NULL AND (SELECT r.site_column IS NOT NULL FROM ONLY %2$s r) AS summed), "
 					   "k AS (SELECT DISTINCT p.source_site, p.site FROM ONLY %3$s p WHERE (SELECT f.summed FROM f)), "
-					   "g AS (SELECT m.source_site, m.site, m.reprints, m.stories, m.median_delay FROM ONLY %4$s m"
-					   " WHERE (SELECT f.summed FROM f) AND NOT EXISTS (SELECT FROM k WHERE"
-					   " (%6$s OR ROW(m.source_site) IS NULL AND ROW(k.source_site) IS NULL)"
-					   " AND (%7$s OR ROW(m.site) IS NULL AND ROW(k.site) IS NULL))"
-					   " UNION ALL"
-					   " SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL"
-					   " (SELECT " TRACK_PAIR_COUNTS("c.source_at") " FROM %5$s c) a"
-					   " UNION ALL"
-					   " SELECT o.site, c.site, " TRACK_PAIR_COUNTS("o.at") " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
-					   " WHERE NOT (SELECT f.summed FROM f)"
-					   " AND ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz) GROUP BY o.site, c.site) "
+					   "kn AS MATERIALIZED (SELECT k.source_site, k.site FROM k WHERE ROW(k.source_site) IS NULL OR ROW(k.site) IS NULL) "
 					   "SELECT CASE WHEN ROW(g.source_site) IS NOT NULL THEN format('%%s', g.source_site) END,"
 					   " " SITE_TEXT("g") ", g.reprints, g.stories, g.median_delay"
-					   " FROM (SELECT * FROM g WHERE g.reprints > 0"
-					   " AND ($2::boolean OR NOT coalesce(%8$s, ROW(g.source_site) IS NULL AND ROW(g.site) IS NULL))"
-					   " ORDER BY g.reprints DESC, g.source_site, g.site OFFSET 0) g",
+					   " FROM ((SELECT m.source_site, m.site, m.reprints, m.stories, m.median_delay FROM ONLY %4$s m"
+					   " WHERE (SELECT f.summed FROM f) AND m.reprints > 0 AND " SAME_SITE_OK("%8$s", "m.source_site", "m.site") " AND NOT EXISTS (SELECT FROM k WHERE %6$s AND %7$s)"
+					   " AND NOT EXISTS (SELECT FROM kn k WHERE"
+					   " (%6$s OR ROW(m.source_site) IS NULL AND ROW(k.source_site) IS NULL)"
+					   " AND (%7$s OR ROW(m.site) IS NULL AND ROW(k.site) IS NULL))"
+					   " ORDER BY m.reprints DESC, m.source_site, m.site LIMIT $3::bigint)"
+					   " UNION ALL"
+					   " (SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL"
+					   " (SELECT " TRACK_PAIR_COUNTS("c.source_at") " FROM %5$s c) a"
+					   " WHERE a.reprints > 0 AND " SAME_SITE_OK("%9$s", "k.source_site", "k.site")
+					   " ORDER BY a.reprints DESC, k.source_site, k.site LIMIT $3::bigint)"
+					   " UNION ALL"
+					   " (SELECT o.site, c.site, " TRACK_PAIR_COUNTS("o.at") " FROM ONLY %1$s c JOIN ONLY %1$s o ON o.key = c.source"
+					   " WHERE NOT (SELECT f.summed FROM f)"
+					   " AND ($1::timestamptz IS NULL OR c.at::timestamptz >= $1::timestamptz)"
+					   " AND " SAME_SITE_OK("%10$s", "o.site", "c.site") " GROUP BY o.site, c.site"
+					   " ORDER BY 3 DESC, 1, 2 LIMIT $3::bigint)) g"
+					   " ORDER BY g.reprints DESC, g.source_site, g.site LIMIT $3::bigint",
 					   name, side_name(relid, owner, "_config"), side_name(relid, owner, "_reprint_changes"),
 					   side_name(relid, owner, "_reprints"), track_pair_rows(name, st),
 					   track_eq_sql(st, "m.source_site", "k.source_site"), track_eq_sql(st, "m.site", "k.site"),
-					   track_eq_sql(st, "g.source_site", "g.site"));
+					   track_eq_sql(st, "m.source_site", "m.site"), track_eq_sql(st, "k.source_site", "k.site"),
+					   track_eq_sql(st, "o.site", "c.site"));
 	}
 	else if (strcmp(report, "timeline") == 0)
 		sql = psprintf("SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","
