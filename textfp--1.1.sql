@@ -2403,9 +2403,10 @@ BEGIN
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
 		-- the writers' lock keys (docs/dedup.md, "Lock keys"): by default
-		-- on pairs of threshold + 2 blocks, which unrelated rows share far
-		-- less often than single blocks (docs/stories.md)
-		locks := coalesce(locks, 'pairs');
+		-- on pairs of threshold + 2 blocks, which unrelated rows share about
+		-- a third as often as single blocks (docs/stories.md); at 31 bits,
+		-- where pairs would need 33 blocks of 64 bits, on blocks
+		locks := coalesce(locks, CASE WHEN threshold <= 30 THEN 'pairs' ELSE 'blocks' END);
 		IF locks NOT IN ('blocks', 'pairs') THEN
 			RAISE EXCEPTION 'invalid locks "%"', locks
 				USING ERRCODE = 'invalid_parameter_value', HINT = 'Lock keys are "blocks" and "pairs".';
