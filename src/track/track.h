@@ -5,7 +5,7 @@
  * A table T registered with textfp_track() gets, owned by T's owner, a
  * configuration table T_textfp_config (one row: the columns, the
  * fingerprint's method and options, the threshold, the dedup mode, the
- * state of the registration and its progress) and a store T_textfp, one row
+ * lock keys, the state of the registration and its progress) and a store T_textfp, one row
  * per row of T: its key, time and site as T has them, its fingerprint, and
  * its link: the earlier row it most likely copies (source), the story it
  * belongs to (the key of the story's original) and how near the source is
