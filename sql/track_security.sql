@@ -146,8 +146,8 @@ SELECT pg_temp.try_value('tuned', 'lsh_bands = NULL, method = ''bogus''');
 SELECT pg_temp.try_value('tuned', 'method = ''simhash'', state = ''bogus''');
 SELECT pg_temp.try_value('tuned', 'state = ''ready'', dedup = ''bogus''');
 SELECT pg_temp.try_value('tuned', 'dedup = ''off'', dedup_scope = ''site''');
--- lock keys on pairs of 33 blocks (threshold 31) asked for more blocks than
--- 64 bits hold
+-- locks: blocks or pairs for simhash, NULL for minhash; pairs at threshold
+-- 31 would ask for 33 blocks of 64 bits
 SELECT pg_temp.try_value('tuned', 'dedup_scope = ''all'', locks = ''triples''');
 SELECT pg_temp.try_value('tuned', 'locks = NULL');
 SELECT pg_temp.try_value('tuned', 'locks = ''pairs'', threshold = 31');
