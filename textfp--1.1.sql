@@ -1895,7 +1895,7 @@ CREATE FUNCTION textfp_track_config_shape() RETURNS text
 		|| 'cohesion double precision;lsh_bands integer;lsh_rows integer;lsh_min_bands integer;dedup text not null;'
 		|| 'dedup_scope text not null;state text not null;phase text;done bigint;total bigint;'
 		|| 'started_at timestamp with time zone;updated_at timestamp with time zone;'
-		|| 'registered_at timestamp with time zone not null default now()'
+		|| 'registered_at timestamp with time zone not null default now();locks text'
 		|| '|c CHECK (singleton);p PRIMARY KEY (singleton)'
 $$;
 COMMENT ON FUNCTION textfp_track_config_shape()
@@ -2208,7 +2208,7 @@ COMMENT ON FUNCTION textfp_registration(regclass)
 -- (state 'building': the triggers fingerprint new rows, no links yet).
 CREATE FUNCTION textfp_track_register(tbl regclass, text_column name, key_column name, time_column name,
 	site_column name, method text, preset text, threshold double precision, dedup text, dedup_scope text,
-	options text[], idf @extschema@.idf_model, cohesion double precision, excerpts boolean)
+	options text[], idf @extschema@.idf_model, cohesion double precision, excerpts boolean, locks text)
 RETURNS regclass
 	LANGUAGE plpgsql VOLATILE
 	SET search_path = pg_catalog, pg_temp
@@ -2402,6 +2402,19 @@ BEGIN
 			RAISE EXCEPTION 'cohesion for simhash must be a whole number of bits from 0 to 64, not %', cohesion
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
+		-- the writers' lock keys (docs/dedup.md, "Lock keys"): by default
+		-- on pairs of threshold + 2 blocks, which unrelated rows share about
+		-- a third as often as single blocks (docs/stories.md); at 31 bits,
+		-- where pairs would need 33 blocks of 64 bits, on blocks
+		locks := coalesce(locks, CASE WHEN threshold <= 30 THEN 'pairs' ELSE 'blocks' END);
+		IF locks NOT IN ('blocks', 'pairs') THEN
+			RAISE EXCEPTION 'invalid locks "%"', locks
+				USING ERRCODE = 'invalid_parameter_value', HINT = 'Lock keys are "blocks" and "pairs".';
+		END IF;
+		IF locks = 'pairs' AND threshold > 30 THEN
+			RAISE EXCEPTION 'locks "pairs" takes a simhash threshold up to 30 bits, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give locks => ''blocks''.';
+		END IF;
 	ELSE
 		fptype := '@extschema@.minhash_sig'::regtype;
 		threshold := coalesce(threshold, 0.3);
@@ -2413,6 +2426,13 @@ BEGIN
 		IF NOT (cohesion >= 0 AND cohesion <= 1) THEN
 			RAISE EXCEPTION 'cohesion for minhash must be a Jaccard estimate from 0 to 1, not %', cohesion
 				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+		-- MinHash rows lock their bands' keys: there is nothing to choose
+		IF locks IS NOT NULL THEN
+			RAISE EXCEPTION 'locks is for simhash registrations'
+				USING ERRCODE = 'invalid_parameter_value',
+					  DETAIL = 'A minhash registration''s rows lock the keys of their LSH bands.',
+					  HINT = 'Leave locks out.';
 		END IF;
 	END IF;
 	-- the model of a preset that weighs by one: the one given, or the
@@ -2476,7 +2496,8 @@ BEGIN
 		total bigint,
 		started_at timestamptz,
 		updated_at timestamptz,
-		registered_at timestamptz NOT NULL DEFAULT now())', cfg);
+		registered_at timestamptz NOT NULL DEFAULT now(),
+		locks text)', cfg);
 	EXECUTE format('CREATE TABLE %s (
 		key %s NOT NULL%s PRIMARY KEY,
 		at %s NOT NULL,
@@ -2564,11 +2585,11 @@ BEGIN
 	END IF;
 	EXECUTE format('INSERT INTO %s (format, source_table, store_table, text_column, key_column, time_column, site_column,
 			method, preset, idf, excerpts, options, threshold, cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope,
-			state, phase, done, started_at, updated_at)
-		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, ''building'',
+			locks, state, phase, done, started_at, updated_at)
+		VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, ''building'',
 			''fingerprints'', 0, now(), now())', cfg)
 		USING tbl, to_regclass(st), text_column, key_column, time_column, site_column, method, preset, idf, excerpts, options,
-			  threshold, cohesion, bands, rws, minb, dedup, dedup_scope;
+			  threshold, cohesion, bands, rws, minb, dedup, dedup_scope, locks;
 
 	-- the triggers: from now on every write is fingerprinted
 	EXECUTE format('CREATE TRIGGER textfp_track AFTER INSERT OR UPDATE OR DELETE ON %s FOR EACH ROW
@@ -2582,7 +2603,7 @@ BEGIN
 	RETURN to_regclass(cfg);
 END
 $$;
-COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean)
+COMMENT ON FUNCTION textfp_track_register(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean, text)
 	IS 'internal: checks a registration and makes its tables and triggers (textfp_track() then fills and links)';
 
 -- The SQL call of the registration's fingerprint function on doc (an
@@ -2736,7 +2757,8 @@ CREATE PROCEDURE textfp_track(
 	idf @extschema@.idf_model DEFAULT NULL,
 	cohesion double precision DEFAULT NULL,
 	excerpts boolean DEFAULT false,
-	batch integer DEFAULT 1000)
+	batch integer DEFAULT 1000,
+	locks text DEFAULT NULL)
 	LANGUAGE plpgsql
 	AS $$
 DECLARE
@@ -2746,7 +2768,7 @@ BEGIN
 		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	cfg := @extschema@.textfp_track_register(tbl, text_column, key_column, time_column, site_column, method, preset,
-		threshold, dedup, dedup_scope, options, idf, cohesion, excerpts);
+		threshold, dedup, dedup_scope, options, idf, cohesion, excerpts, locks);
 	-- the arguments are checked: now it must be free to commit
 	PERFORM @extschema@.textfp_track_outside_block('textfp_track()'::pg_catalog.text);
 	COMMIT;
@@ -2754,7 +2776,7 @@ BEGIN
 	CALL @extschema@.textfp_track_relink(cfg, batch, true);
 END
 $$;
-COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean, integer)
+COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean, integer, text)
 	IS 'registers a table: its fingerprints, links and stories kept in <table>_textfp by triggers; fills and links the rows it has, committing as it goes';
 
 -- Fingerprints every row of the table without a store row, committing each

@@ -494,6 +494,59 @@ INSERT INTO posts VALUES (1, 'a', '2025-01-01', (SELECT body FROM texts WHERE n 
 SELECT key, site, source, story FROM posts_textfp ORDER BY key;
 SELECT textfp_untrack('posts');
 
+-- ===== lock keys =====
+-- A SimHash row locks the keys a near row would share (docs/dedup.md, "Lock
+-- keys"): one per block of threshold + 1 (locks => 'blocks'), or one per pair
+-- of blocks of threshold + 2 (locks => 'pairs', the default up to 30 bits),
+-- kept in the registration; a MinHash row locks its bands' keys.
+CREATE TABLE lk_pairs (id int PRIMARY KEY, at timestamptz NOT NULL, body text);
+CREATE TABLE lk_blocks (id int PRIMARY KEY, at timestamptz NOT NULL, body text);
+CREATE TABLE lk_default (id int PRIMARY KEY, at timestamptz NOT NULL, body text);
+CREATE TABLE lk_wide (id int PRIMARY KEY, at timestamptz NOT NULL, body text);
+CREATE TABLE lk_minhash (id int PRIMARY KEY, at timestamptz NOT NULL, body text);
+CALL textfp_track('lk_pairs', 'body', 'id', 'at', method => 'simhash', threshold => 10, locks => 'pairs');
+CALL textfp_track('lk_blocks', 'body', 'id', 'at', method => 'simhash', threshold => 10, locks => 'blocks');
+CALL textfp_track('lk_default', 'body', 'id', 'at', method => 'simhash');
+CALL textfp_track('lk_wide', 'body', 'id', 'at', method => 'simhash', threshold => 31);
+CALL textfp_track('lk_minhash', 'body', 'id', 'at', method => 'minhash');
+SELECT 'lk_pairs' AS tbl, threshold, locks FROM lk_pairs_textfp_config
+UNION ALL SELECT 'lk_blocks', threshold, locks FROM lk_blocks_textfp_config
+UNION ALL SELECT 'lk_default', threshold, locks FROM lk_default_textfp_config
+UNION ALL SELECT 'lk_wide', threshold, locks FROM lk_wide_textfp_config
+UNION ALL SELECT 'lk_minhash', threshold, locks FROM lk_minhash_textfp_config;
+-- the keys one insert holds till its transaction ends: 66 pairs of 12
+-- blocks, 11 blocks, 78 pairs of 13 at 11 bits, 32 blocks at 31, 39 bands
+CREATE FUNCTION pg_temp.keys_of(tbl text) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE format('INSERT INTO %I VALUES (1, now(), %L)', tbl, (SELECT body FROM texts WHERE n = 1));
+	RETURN (SELECT count(*) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.pid = pg_backend_pid() AND l.objsubid = 29798);
+END
+$$;
+BEGIN; SELECT pg_temp.keys_of('lk_pairs'); ROLLBACK;
+BEGIN; SELECT pg_temp.keys_of('lk_blocks'); ROLLBACK;
+BEGIN; SELECT pg_temp.keys_of('lk_default'); ROLLBACK;
+BEGIN; SELECT pg_temp.keys_of('lk_wide'); ROLLBACK;
+BEGIN; SELECT pg_temp.keys_of('lk_minhash'); ROLLBACK;
+-- more keys a row: a writer that is not the owner reaches
+-- textfp.dedup_max_locks in fewer rows a transaction (here 200 keys: three
+-- rows with pairs at 10 bits, eighteen with blocks)
+CREATE ROLE regress_track_locker;
+GRANT USAGE ON SCHEMA track_test TO regress_track_locker;
+GRANT INSERT ON lk_pairs, lk_blocks TO regress_track_locker;
+GRANT SELECT ON texts TO regress_track_locker;
+SET textfp.dedup_max_locks = 200;
+SET ROLE regress_track_locker;
+INSERT INTO lk_pairs SELECT n, now(), body FROM texts WHERE n <= 3;
+SELECT pg_temp.failure($$INSERT INTO lk_pairs SELECT n, now(), body FROM texts WHERE n BETWEEN 4 AND 7$$);
+INSERT INTO lk_blocks SELECT n, now(), body FROM texts WHERE n <= 7;
+RESET ROLE;
+RESET textfp.dedup_max_locks;
+SELECT (SELECT count(*) FROM lk_pairs_textfp) AS pairs_rows, (SELECT count(*) FROM lk_blocks_textfp) AS blocks_rows;
+SELECT textfp_untrack(t) FROM unnest(ARRAY['lk_pairs', 'lk_blocks', 'lk_default', 'lk_wide', 'lk_minhash']) t;
+DROP TABLE lk_pairs, lk_blocks, lk_default, lk_wide, lk_minhash;
+DROP OWNED BY regress_track_locker;
+DROP ROLE regress_track_locker;
+
 -- ===== errors =====
 CREATE TABLE bad (id bigint PRIMARY KEY, k2 int NOT NULL, k3 int, k4 int NOT NULL, at timestamptz NOT NULL, at2 timestamptz,
 	at3 int NOT NULL, body text, n int, v varchar);
@@ -530,6 +583,10 @@ SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', cohesion => 1.5)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', cohesion => -0.1)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', cohesion => 1.01)$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', locks => 'triples')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'simhash', threshold => 31, locks => 'pairs')$$);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', method => 'minhash', locks => 'blocks')$$, true);
+SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', preset => 'minhash_v2', locks => 'pairs')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => 'mark')$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => NULL)$$);
 SELECT pg_temp.failure($$CALL textfp_track('bad', 'body', 'id', 'at', dedup => 'reject', dedup_scope => 'table')$$);

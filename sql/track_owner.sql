@@ -131,7 +131,7 @@ SELECT pg_temp.failure($$SELECT textfp_untrack('victim')$$);
 -- privileges, checked in C), and textfp_track_fill and
 -- textfp_track_progress (textfp_track_exec, which runs their statements as
 -- the owner for a caller with the owner's privileges)
-SELECT pg_temp.failure($$SELECT textfp_track_register('victim', 'body', 'id', 'at', NULL, 'simhash', NULL, 3, 'off', 'all', '{}', NULL, NULL, false)$$);
+SELECT pg_temp.failure($$SELECT textfp_track_register('victim', 'body', 'id', 'at', NULL, 'simhash', NULL, 3, 'off', 'all', '{}', NULL, NULL, false, NULL)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_fill('victim_textfp_config', NULL, 10)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_link('victim_textfp_config', NULL, NULL, 10)$$);
 SELECT pg_temp.failure($$SELECT * FROM textfp_track_link_all('victim_textfp_config')$$);

@@ -146,10 +146,16 @@ SELECT pg_temp.try_value('tuned', 'lsh_bands = NULL, method = ''bogus''');
 SELECT pg_temp.try_value('tuned', 'method = ''simhash'', state = ''bogus''');
 SELECT pg_temp.try_value('tuned', 'state = ''ready'', dedup = ''bogus''');
 SELECT pg_temp.try_value('tuned', 'dedup = ''off'', dedup_scope = ''site''');
+-- locks: blocks or pairs for simhash, NULL for minhash; pairs at threshold
+-- 31 would ask for 33 blocks of 64 bits
+SELECT pg_temp.try_value('tuned', 'dedup_scope = ''all'', locks = ''triples''');
+SELECT pg_temp.try_value('tuned', 'locks = NULL');
+SELECT pg_temp.try_value('tuned', 'locks = ''pairs'', threshold = 31');
 SELECT pg_temp.try_value('tuned_mh', 'lsh_bands = 100000, lsh_rows = 0, lsh_min_bands = 0');
 SELECT pg_temp.try_value('tuned_mh', 'lsh_bands = 44, lsh_rows = 1, lsh_min_bands = 45');
 SELECT pg_temp.try_value('tuned_mh', 'lsh_min_bands = 10, threshold = 0');
-SELECT pg_temp.try_value('tuned_mh', 'threshold = 0.3');
+SELECT pg_temp.try_value('tuned_mh', 'threshold = 0.3, locks = ''blocks''');
+SELECT pg_temp.try_value('tuned_mh', 'threshold = 0.3, locks = NULL');
 SELECT count(*) AS rows FROM tuned_mh_textfp;
 RESET ROLE;
 

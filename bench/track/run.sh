@@ -91,7 +91,7 @@ inner() {
 	for m in $METHODS; do
 		tbl=tk_$m; plain=pl_$m
 		if [[ $m == simhash ]]; then
-			fpcall="simhash(body, preset => 'simhash_v2')"; fptype=simhash64; track_args="method => 'simhash'"
+			fpcall="simhash(body, preset => 'simhash_v2')"; fptype=simhash64; track_args="method => 'simhash'${LOCKS:+, locks => '$LOCKS'}"
 		else
 			fpcall="minhash(body, preset => 'minhash_v2')"; fptype=minhash_sig; track_args=""
 		fi

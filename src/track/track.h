@@ -4,13 +4,13 @@
  *
  * A table T registered with textfp_track() gets, owned by T's owner, a
  * configuration table T_textfp_config (one row: the columns, the
- * fingerprint's method and options, the threshold, the dedup mode, the
- * state of the registration and its progress) and a store T_textfp, one row
- * per row of T: its key, time and site as T has them, its fingerprint, and
- * its link: the earlier row it most likely copies (source), the story it
- * belongs to (the key of the story's original) and how near the source is
- * (score).  Triggers on T keep the store current; docs/stories.md says what
- * the links mean.
+ * fingerprint's method and options, the threshold, the dedup mode, the lock
+ * keys, the state of the registration and its progress) and a store
+ * T_textfp, one row per row of T: its key, time and site as T has them, its
+ * fingerprint, and its link: the earlier row it most likely copies (source),
+ * the story it belongs to (the key of the story's original) and how near the
+ * source is (score).  Triggers on T keep the store current; docs/stories.md
+ * says what the links mean.
  *
  *   track_config.c  reading and checking a registration, cached per backend
  *   track_store.c   the store's queries (SPI, as T's owner)

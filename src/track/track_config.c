@@ -176,7 +176,7 @@ whole_in(double v, double lo, double hi)
 /* Checks the values read from the registration (see bad_value). */
 static void
 check_values(TrackConfig *c, const char *method, const char *dedup, const char *scope, const char *state,
-			 bool has_site)
+			 const char *locks, bool has_site)
 {
 	if (strcmp(method, "minhash") != 0 && strcmp(method, "simhash") != 0)
 		bad_value(c, "method", method, "minhash or simhash");
@@ -195,6 +195,11 @@ check_values(TrackConfig *c, const char *method, const char *dedup, const char *
 		if (c->lsh_bands != 0 || c->lsh_rows != 0 || c->lsh_min_bands != 0)
 			bad_value(c, "banding", psprintf("%d bands of %d, at least %d", c->lsh_bands, c->lsh_rows, c->lsh_min_bands),
 					  "NULL for simhash");
+		/* pairs of threshold + 2 blocks: at most TFP_BLOCKS_MAX blocks */
+		if (locks == NULL || (strcmp(locks, "blocks") != 0 &&
+							  !(strcmp(locks, "pairs") == 0 && c->threshold + 2 <= TFP_BLOCKS_MAX)))
+			bad_value(c, "locks", locks ? locks : "NULL",
+					  psprintf("blocks, or pairs with a threshold up to %d, for simhash", TFP_BLOCKS_MAX - 2));
 	}
 	else
 	{
@@ -202,6 +207,8 @@ check_values(TrackConfig *c, const char *method, const char *dedup, const char *
 			bad_value(c, "threshold", psprintf("%g", c->threshold), "a Jaccard estimate above 0 and at most 1 for minhash");
 		if (!isnan(c->cohesion) && !(c->cohesion >= 0 && c->cohesion <= 1))
 			bad_value(c, "cohesion", psprintf("%g", c->cohesion), "NULL or a Jaccard estimate from 0 to 1 for minhash");
+		if (locks != NULL)
+			bad_value(c, "locks", locks, "NULL for minhash");
 		if (c->lsh_bands < 1 || c->lsh_rows < 1 || (int64) c->lsh_bands * c->lsh_rows > TFP_MINHASH_K_MAX ||
 			c->lsh_min_bands < 1 || c->lsh_min_bands > c->lsh_bands)
 			bad_value(c, "banding", psprintf("%d bands of %d, at least %d", c->lsh_bands, c->lsh_rows, c->lsh_min_bands),
@@ -245,6 +252,7 @@ build_config(TrackConfig *c, Relation rel)
 			   *method,
 			   *dedup,
 			   *state,
+			   *locks,
 			   *preset;
 	Datum		idf;
 	bool		idf_null;
@@ -315,7 +323,7 @@ build_config(TrackConfig *c, Relation rel)
 	c->store_relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 
 	rc = SPI_execute(psprintf("SELECT text_column, key_column, time_column, site_column, method, options, threshold, "
-							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, preset, idf, excerpts FROM ONLY %s",
+							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, preset, idf, excerpts, locks FROM ONLY %s",
 							  quote_qualified_identifier(get_namespace_name(get_rel_namespace(c->config_relid)),
 														 get_rel_name(c->config_relid))),
 					 true, 2);
@@ -352,6 +360,7 @@ build_config(TrackConfig *c, Relation rel)
 	if (!idf_null)
 		idf = PointerGetDatum(PG_DETOAST_DATUM_COPY(idf));
 	c->excerpts = DatumGetBool(SPI_getbinval(tup, cdesc, 17, &isnull)) && !isnull;
+	locks = SPI_getvalue(tup, cdesc, 18);
 	PopActiveSnapshot();
 	AtEOXact_GUC(false, level);
 	SetUserIdAndSecContext(save_userid, save_sec);
@@ -392,7 +401,7 @@ build_config(TrackConfig *c, Relation rel)
 		fmgr_info_copy(&c->key_eq, &tc->eq_opr_finfo, c->cxt);
 	}
 
-	check_values(c, method, dedup, SPI_getvalue(tup, cdesc, 13), state, site_col != NULL);
+	check_values(c, method, dedup, SPI_getvalue(tup, cdesc, 13), state, locks, site_col != NULL);
 	/* textfp_track_check() checked it: the triggers pass it as text to the fingerprint */
 	if (TupleDescAttr(desc, c->text_att - 1)->atttypid != TEXTOID &&
 		TupleDescAttr(desc, c->text_att - 1)->atttypid != VARCHAROID)
@@ -432,7 +441,7 @@ build_config(TrackConfig *c, Relation rel)
 	c->locks.relid = c->relid;
 	c->locks.minhash = c->minhash;
 	c->locks.radius = c->minhash ? 0 : (int) c->threshold;
-	c->locks.pair_keys = false;
+	c->locks.pair_keys = !c->minhash && strcmp(locks, "pairs") == 0;
 	c->locks.jaccard = c->threshold;
 	c->locks.lsh_bands = c->lsh_bands;
 	c->locks.lsh_rows = c->lsh_rows;
@@ -441,6 +450,7 @@ build_config(TrackConfig *c, Relation rel)
 		int			keys = c->minhash
 			? (c->lsh_bands > 0 ? c->lsh_bands - c->lsh_min_bands + 1
 			   : c->fp.k - tfp_jaccard_needed(c->threshold, Max(c->fp.k, 1)) + 1)
+			: c->locks.pair_keys ? (c->locks.radius + 2) * (c->locks.radius + 1) / 2
 			: c->locks.radius + 1;
 
 		c->locks.escalate = Max(1, DEDUP_LOCK_BUDGET / Max(keys, 1));

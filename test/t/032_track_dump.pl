@@ -5,7 +5,8 @@
 # bound) and writes into them (late arrivals, edits, deletes).  pg_dump -Fc
 # as that role, pg_restore as that role into a database it creates:
 #
-#   - the registrations, the stores and the stories come back identical;
+#   - the registrations (news with locks => 'blocks', not the default), the
+#     stores and the stories come back identical;
 #   - restoring fired no trigger on the restored rows (pg_dump loads data
 #     before it makes triggers): every store row is the dumped one, down to
 #     linked_at, the time its link was last written;
@@ -54,7 +55,7 @@ INSERT INTO news VALUES
 INSERT INTO news SELECT 100 + g, 'site' || g % 4, timestamptz '2025-02-01' + g * interval '1 hour',
 	words(1 + (g % 10) * 40, 30 + (g % 10) * 40 + g % 3) FROM generate_series(1, 200) g;
 CALL textfp_track('news', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 16,
-	batch => 50);
+	batch => 50, locks => 'blocks');
 
 CREATE TABLE docs (slug text PRIMARY KEY, region int, day date NOT NULL, body text);
 INSERT INTO docs SELECT 'doc-' || g, g % 3, date '2025-01-01' + g, words(1000 + g * 50, 1030 + g * 50)
@@ -109,6 +110,14 @@ for my $what (sort keys %query)
 {
 	is(as_alice('dst', $query{$what}), $dumped{$what}, "restored: $what as dumped");
 }
+
+# The registration's lock keys came back (not the default's): a row of
+# news locks 17 blocks (pairs would be 153)
+is(as_alice('dst', q{SELECT locks FROM news_textfp_config}), 'blocks', 'restored: news locks blocks');
+is(as_alice('dst', q{BEGIN;
+INSERT INTO news VALUES (9, 'gazette', '2025-01-05 12:00', 'A row whose keys are counted, then rolled back.');
+SELECT count(*) FROM pg_locks l WHERE l.locktype = 'advisory' AND l.pid = pg_backend_pid() AND l.objsubid = 29798;
+ROLLBACK;}), '17', 'restored: a news row takes 17 block keys');
 
 # The restored triggers track new writes.
 as_alice('dst', q{
