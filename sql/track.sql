@@ -667,6 +667,31 @@ CALL textfp_track('news', 'body', 'id', 'published', method => 'simhash', thresh
 SELECT count(*) AS rows, count(DISTINCT story) AS stories FROM news_textfp;
 SELECT textfp_untrack('news');
 
+-- ===== heavy site pairs =====
+-- A writer folds every 256 rows it writes; a site pair of 1,024 links or
+-- more is recounted whole by such a fold only every 16th time (its changes
+-- stay, and the report recounts them): here one pair, wire -> wire, passes
+-- 1,024 links at the fold after 1,280 rows, so the folds after 1,536 leave
+-- it.  A new session, so that the fold counts start at 0.
+\c
+SET client_min_messages = warning;
+SET search_path = track_test, public;
+CREATE TABLE heavy (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text);
+CALL textfp_track('heavy', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 31, cohesion => 64);
+INSERT INTO heavy SELECT i, CASE WHEN i % 50 = 0 THEN 'post' ELSE 'wire' END, '2025-01-01'::timestamptz + i * interval '1 minute',
+	'the same wire report, revision ' || i FROM generate_series(1, 1800) i;
+SELECT r.source_site, r.site, r.reprints >= 1024 AS heavy,
+	(SELECT count(*) FROM heavy_textfp_reprint_changes c WHERE c.source_site = r.source_site AND c.site = r.site) AS changes_kept
+FROM heavy_textfp_reprints r ORDER BY 1, 2;
+-- the report is the store's count all the same
+SELECT count(*) AS report_rows_that_differ FROM (
+	(SELECT * FROM textfp_reprints('heavy', same_site => true) EXCEPT ALL SELECT * FROM textfp_reprints('heavy', '-infinity', true))
+	UNION ALL
+	(SELECT * FROM textfp_reprints('heavy', '-infinity', true) EXCEPT ALL SELECT * FROM textfp_reprints('heavy', same_site => true))) d;
+SELECT textfp_track_fold('heavy_textfp_config'::regclass, false) > 0 AS folded;
+SELECT count(*) AS changes_left FROM heavy_textfp_reprint_changes;
+SELECT textfp_untrack('heavy');
+
 RESET search_path;
 DROP SCHEMA track_test CASCADE;
 DROP ROLE regress_track_writer;

@@ -212,7 +212,7 @@ extern bool track_delete_row(TrackConfig *c, Datum key, TrackRow *old);
 extern void track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null);
 extern int	track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit,
 							Datum **keys, Datum **ats, Snapshot snap);
-extern uint64 track_run_fold(TrackConfig *c);
+extern uint64 track_run_fold(TrackConfig *c, bool all);
 extern uint64 track_run_sql(TrackConfig *c, const char *sql);
 extern double track_score(TrackConfig *c, Datum fp1, Datum fp2);
 extern bool track_within(TrackConfig *c, double score, double bound);

@@ -271,7 +271,7 @@ textfp_track_fold(PG_FUNCTION_ARGS)
 			elog(ERROR, "SPI_connect failed");
 		LockRelationOid(c->stories_relid, ExclusiveLock);
 		if (!whole)
-			n = track_run_fold(c);
+			n = track_run_fold(c, true);
 		else
 		{
 			TypeCacheEntry *ktc = lookup_type_cache(c->key_type, TYPECACHE_EQ_OPR);

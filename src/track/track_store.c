@@ -659,11 +659,14 @@ track_run_sql(TrackConfig *c, const char *sql)
 
 /*
  * Folds the changed stories and site pairs into the summaries (the caller
- * holds the story summary's lock, which stands for both); the rows written.
+ * holds the story summary's lock, which stands for both), all of them or all
+ * but the heavy pairs' (track_fold_pairs_sql()); the rows written.
  */
 uint64
-track_run_fold(TrackConfig *c)
+track_run_fold(TrackConfig *c, bool all)
 {
+	Datum		all_value[1] = {BoolGetDatum(all)};
+
 	uint64		n;
 
 	if (c->plans[PLAN_FOLD] == NULL)
@@ -676,7 +679,11 @@ track_run_fold(TrackConfig *c)
 								 GUC_ACTION_SAVE, true, 0, false);
 		c->plans[PLAN_FOLD] = prepare(c, track_fold_sql(c, keq), 0, NULL, false);
 		if (c->site_att)
-			c->plans[PLAN_FOLD_PAIRS] = prepare(c, track_fold_pairs_sql(c), 0, NULL, false);
+		{
+			Oid			all_type[1] = {BOOLOID};
+
+			c->plans[PLAN_FOLD_PAIRS] = prepare(c, track_fold_pairs_sql(c), 1, all_type, false);
+		}
 		AtEOXact_GUC(false, level);
 	}
 	run(c, PLAN_FOLD, NULL, NULL, InvalidSnapshot, false, 0);
@@ -684,7 +691,7 @@ track_run_fold(TrackConfig *c)
 	SPI_freetuptable(SPI_tuptable);
 	if (c->site_att)
 	{
-		run(c, PLAN_FOLD_PAIRS, NULL, NULL, InvalidSnapshot, false, 0);
+		run(c, PLAN_FOLD_PAIRS, all_value, NULL, InvalidSnapshot, false, 0);
 		n += SPI_processed;
 		SPI_freetuptable(SPI_tuptable);
 	}
