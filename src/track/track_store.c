@@ -15,7 +15,10 @@
  */
 #include "postgres.h"
 
+#include "access/heaptoast.h"
 #include "access/htup_details.h"
+#include "access/toast_compression.h"
+#include "access/toast_internals.h"
 #include "access/xact.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_namespace.h"
@@ -114,6 +117,71 @@ track_null_sql(Oid type, const char *expr, bool null)
 	return type_is_rowtype(type)
 		? psprintf("ROW(%s) IS %sNULL", expr, null ? "" : "NOT ")
 		: psprintf("%s IS %sNULL", expr, null ? "" : "NOT ");
+}
+
+/*
+ * The bytes a value of a key or site takes in an index row of the store, at
+ * most: a varlena wider than TOAST_INDEX_TARGET is compressed in the row if
+ * its type allows and that saves space, by the session's
+ * default_toast_compression, so the widest of pglz's, lz4's and its own size.
+ */
+static Size
+index_width(Datum value, int16 typlen, Oid type)
+{
+	struct varlena *v;
+	Size		raw;
+	Size		widest;
+	char		storage;
+
+	if (typlen > 0)
+		return typlen;
+	if (typlen == -2)
+		return strlen(DatumGetCString(value)) + 1;
+	v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
+	raw = VARSIZE_ANY(v);
+	storage = get_typstorage(type);
+	if (VARATT_IS_EXTENDED(v) || raw <= TOAST_INDEX_TARGET ||
+		(storage != TYPSTORAGE_EXTENDED && storage != TYPSTORAGE_MAIN))
+		return raw;
+	widest = 0;
+	for (int i = 0; i < 2; i++)
+	{
+		char		method = i == 0 ? TOAST_PGLZ_COMPRESSION : TOAST_LZ4_COMPRESSION;
+		Datum		packed;
+
+#ifndef USE_LZ4
+		if (method == TOAST_LZ4_COMPRESSION)
+			continue;
+#endif
+		packed = toast_compress_datum(PointerGetDatum(v), method);
+		if (DatumGetPointer(packed) == NULL)
+			return raw;
+		widest = Max(widest, VARSIZE(DatumGetPointer(packed)));
+		pfree(DatumGetPointer(packed));
+	}
+	return Min(widest, raw);
+}
+
+/*
+ * Refuses a key or site value of a row of T wider than TRACK_VALUE_WIDTH_MAX
+ * in the store's indexes (54000), at the writer who brings it: a link's row
+ * of the store's pair index holds its source's key and site, its own site
+ * and its story's key, so a wider value of one writer's row made every near
+ * copy of it another writer inserts fail (its index row past btree's 2704
+ * bytes), as the only error.  what: "key" or "site", column: T's column.
+ */
+void
+track_check_width(Datum value, int16 typlen, Oid type, const char *what, const char *column)
+{
+	Size		width = index_width(value, typlen, type);
+
+	if (width > TRACK_VALUE_WIDTH_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the %s of a tracked row is %zu bytes wide, more than %d", what, width, TRACK_VALUE_WIDTH_MAX),
+				 errdetail("Column \"%s\": the store's index rows of a link hold the keys and sites of two rows (compressed where that saves space).",
+						   column),
+				 errhint("Track a narrower %s: a hash of this column, in a column of its own.", what)));
 }
 
 static SPIPlanPtr
