@@ -297,6 +297,13 @@ SET ROLE regress_tsec_writer;
 CREATE FUNCTION tsec_dec.site_eq(tsec.fp_site, tsec.fp_site) RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN PERFORM tsec_dec.hit('=(fp_site, fp_site)'); RETURN $1::public.simhash64 OPERATOR(public.=) $2::public.simhash64; END $$;
 CREATE OPERATOR public.= (LEFTARG = tsec.fp_site, RIGHTARG = tsec.fp_site, FUNCTION = tsec_dec.site_eq);
+-- and the orders: the reports' max_rows branches sort and limit by site
+CREATE FUNCTION tsec_dec.site_lt(tsec.fp_site, tsec.fp_site) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('<(fp_site, fp_site)'); RETURN $1::public.simhash64 OPERATOR(public.<) $2::public.simhash64; END $$;
+CREATE OPERATOR public.< (LEFTARG = tsec.fp_site, RIGHTARG = tsec.fp_site, FUNCTION = tsec_dec.site_lt);
+CREATE FUNCTION tsec_dec.site_gt(tsec.fp_site, tsec.fp_site) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('>(fp_site, fp_site)'); RETURN $1::public.simhash64 OPERATOR(public.>) $2::public.simhash64; END $$;
+CREATE OPERATOR public.> (LEFTARG = tsec.fp_site, RIGHTARG = tsec.fp_site, FUNCTION = tsec_dec.site_gt);
 RESET ROLE;
 SET ROLE regress_tsec_owner;
 CREATE TABLE fp_sited (id bigint PRIMARY KEY, at timestamptz NOT NULL, site fp_site, body text);
@@ -320,7 +327,17 @@ SELECT (SELECT count(*) FROM (
 		(SELECT * FROM textfp_reprints('tsec.fp_sited', '-infinity', true) EXCEPT ALL
 		 SELECT * FROM textfp_reprints('tsec.fp_sited', same_site => true))) d) AS reprints_differ,
 	(SELECT count(*) > 1 FROM textfp_reprints('tsec.fp_sited', same_site => true)) AS pairs;
+-- the first rows, with changes not folded yet (both branches of each report)
+SET ROLE regress_tsec_writer;
+UPDATE tsec.fp_sited SET site = public.simhash64_from_bigint(8) WHERE id BETWEEN 200 AND 210;
+RESET ROLE;
+SELECT (SELECT count(*) FROM textfp_reprints('tsec.fp_sited', same_site => true, max_rows => 3)) AS first_pairs,
+	(SELECT count(*) FROM textfp_reprints('tsec.fp_sited', max_rows => 3)) AS first_pairs_apart,
+	(SELECT count(*) FROM textfp_story_report('tsec.fp_sited', max_rows => 2)) AS first_stories,
+	(SELECT count(*) FROM textfp_new_stories('tsec.fp_sited', '-infinity', max_rows => 2)) AS first_new;
 SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
+DROP OPERATOR public.< (tsec.fp_site, tsec.fp_site);
+DROP OPERATOR public.> (tsec.fp_site, tsec.fp_site);
 DROP OPERATOR public.= (tsec.fp_site, tsec.fp_site);
 REVOKE CREATE ON SCHEMA public FROM regress_tsec_writer;
 
