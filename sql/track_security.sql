@@ -465,6 +465,23 @@ INSERT INTO wide VALUES ('o1', '2025-01-05', 'herald', (SELECT body FROM texts W
 	('o2', '2025-01-06', 'herald', (SELECT body FROM texts WHERE n = 3));
 RESET ROLE;
 SELECT left(key, 3) AS key, length(key) AS key_length, left(source, 3) AS source FROM wide_textfp ORDER BY at;
+-- a wide row written before the registration: textfp_track refuses it, in
+-- memory (SimHash) and batch by batch (MinHash), before any copy links to it
+SET ROLE regress_tsec_owner;
+CREATE TABLE wide_before (id text PRIMARY KEY, at timestamptz NOT NULL, site text, body text);
+GRANT INSERT ON wide_before TO regress_tsec_writer;
+RESET ROLE;
+SET ROLE regress_tsec_writer;
+INSERT INTO tsec.wide_before VALUES ((SELECT string_agg(md5(i::text), '') FROM generate_series(1, 44) i), '2025-01-01', 'ledger',
+	(SELECT body FROM tsec.texts WHERE n = 3));
+RESET ROLE;
+SET ROLE regress_tsec_owner;
+\set VERBOSITY terse
+CALL textfp_track('wide_before', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+SELECT textfp_untrack('wide_before');
+CALL textfp_track('wide_before', 'body', 'id', 'at', site_column => 'site');
+\set VERBOSITY default
+RESET ROLE;
 
 RESET search_path;
 DROP SCHEMA tsec CASCADE;

@@ -209,7 +209,7 @@ extern char *track_null_sql(Oid type, const char *expr, bool null);
  * times, 4 x (640 + 7 of alignment) + 16 + 16 of header within btree's 2704.
  */
 #define TRACK_VALUE_WIDTH_MAX 640
-extern void track_check_width(Datum value, int16 typlen, Oid type, const char *what, const char *column);
+extern void track_check_row_width(TrackConfig *c, Datum key, Datum site, bool site_null);
 extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
 extern int	track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap);
 extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);

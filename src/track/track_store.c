@@ -162,16 +162,9 @@ index_width(Datum value, int16 typlen, Oid type)
 	return Min(widest, raw);
 }
 
-/*
- * Refuses a key or site value of a row of T wider than TRACK_VALUE_WIDTH_MAX
- * in the store's indexes (54000), at the writer who brings it: a link's row
- * of the store's pair index holds its source's key and site, its own site
- * and its story's key, so a wider value of one writer's row made every near
- * copy of it another writer inserts fail (its index row past btree's 2704
- * bytes), as the only error.  what: "key" or "site", column: T's column.
- */
-void
-track_check_width(Datum value, int16 typlen, Oid type, const char *what, const char *column)
+/* Refuses one value (track_check_row_width); att is its column of T. */
+static void
+check_width(TrackConfig *c, Datum value, int16 typlen, Oid type, const char *what, AttrNumber att)
 {
 	Size		width = index_width(value, typlen, type);
 
@@ -179,9 +172,26 @@ track_check_width(Datum value, int16 typlen, Oid type, const char *what, const c
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("the %s of a tracked row is %zu bytes wide, more than %d", what, width, TRACK_VALUE_WIDTH_MAX),
-				 errdetail("Column \"%s\": the store's index rows of a link hold the keys and sites of two rows (compressed where that saves space).",
-						   column),
+				 errdetail("Column \"%s\" of table \"%s\": the store's index rows of a link hold the keys and sites of two rows (compressed where that saves space).",
+						   get_attname(c->relid, att, false), get_rel_name(c->relid)),
 				 errhint("Track a narrower %s: a hash of this column, in a column of its own.", what)));
+}
+
+/*
+ * Refuses a row of T whose key or site is wider than TRACK_VALUE_WIDTH_MAX in
+ * the store's indexes (54000): a link's row of the store's pair index holds
+ * its source's key and site, its own site and its story's key, so a wider
+ * value of one writer's row made every near copy of it another writer
+ * inserted fail (its index row past btree's 2704 bytes).  The triggers
+ * refuse it at the write that brings it, the batches (textfp_track,
+ * textfp_rebuild) at a row that was there before the registration.
+ */
+void
+track_check_row_width(TrackConfig *c, Datum key, Datum site, bool site_null)
+{
+	check_width(c, key, c->key_len, c->key_type, "key", c->key_att);
+	if (c->site_att && !site_null)
+		check_width(c, site, c->site_len, c->site_type, "site", c->site_att);
 }
 
 static SPIPlanPtr

@@ -90,17 +90,6 @@ row_of(TrackConfig *c, HeapTuple tup, TupleDesc desc, TrackRow *row, bool with_f
 	row->score_null = true;
 }
 
-/* Refuses a new row whose key or site is too wide for the store (track_check_width). */
-static void
-check_row_width(TrackConfig *c, TupleDesc desc, const TrackRow *row)
-{
-	track_check_width(row->key, c->key_len, c->key_type, "key",
-					  NameStr(TupleDescAttr(desc, c->key_att - 1)->attname));
-	if (c->site_att && !row->site_null)
-		track_check_width(row->site, c->site_len, c->site_type, "site",
-						  NameStr(TupleDescAttr(desc, c->site_att - 1)->attname));
-}
-
 static bool
 same_column(HeapTuple a, HeapTuple b, TupleDesc desc, AttrNumber att)
 {
@@ -206,7 +195,7 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 			TrackRow	row;
 
 			row_of(c, td->tg_trigtuple, desc, &row, true);
-			check_row_width(c, desc, &row);
+			track_check_row_width(c, row.key, row.site, row.site_null);
 			add_row(c, &row);
 		}
 		else if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
@@ -245,7 +234,7 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 					else
 						row_of(c, newtup, desc, &row, true);
 				}
-				check_row_width(c, desc, &row);
+				track_check_row_width(c, row.key, row.site, row.site_null);
 				forget_row(c, old.key);
 				add_row(c, &row);
 			}
@@ -254,7 +243,7 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 				TrackRow	row;
 
 				row_of(c, newtup, desc, &row, false);
-				check_row_width(c, desc, &row);
+				track_check_row_width(c, row.key, row.site, row.site_null);
 				track_write_site(c, row.key, row.at, row.site, row.site_null);
 			}
 		}
