@@ -17,6 +17,7 @@
 
 #include "access/heaptoast.h"
 #include "access/htup_details.h"
+#include "access/detoast.h"
 #include "access/toast_compression.h"
 #include "access/toast_internals.h"
 #include "access/xact.h"
@@ -137,6 +138,14 @@ index_width(Datum value, int16 typlen, Oid type)
 		return typlen;
 	if (typlen == -2)
 		return strlen(DatumGetCString(value)) + 1;
+	/*
+	 * Neither method compresses 256 to 1 (lz4's longest match costs a byte
+	 * per 255, pglz's 3 bytes per 273): past that it stays too wide, and a
+	 * huge value is neither read nor compressed (no cancel in either).
+	 */
+	raw = toast_raw_datum_size(value);
+	if (raw > (Size) TRACK_VALUE_WIDTH_MAX * 256)
+		return raw;
 	v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
 	raw = VARSIZE_ANY(v);
 	storage = get_typstorage(type);
