@@ -149,26 +149,34 @@ index_width(Datum value, int16 typlen, Oid type)
 	v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
 	raw = VARSIZE_ANY(v);
 	storage = get_typstorage(type);
-	if (VARATT_IS_EXTENDED(v) || raw <= TOAST_INDEX_TARGET ||
-		(storage != TYPSTORAGE_EXTENDED && storage != TYPSTORAGE_MAIN))
-		return raw;
-	widest = 0;
-	for (int i = 0; i < 2; i++)
+	widest = raw;
+	if (!VARATT_IS_EXTENDED(v) && raw > TOAST_INDEX_TARGET &&
+		(storage == TYPSTORAGE_EXTENDED || storage == TYPSTORAGE_MAIN))
 	{
-		char		method = i == 0 ? TOAST_PGLZ_COMPRESSION : TOAST_LZ4_COMPRESSION;
-		Datum		packed;
+		widest = 0;
+		for (int i = 0; i < 2 && widest < raw; i++)
+		{
+			char		method = i == 0 ? TOAST_PGLZ_COMPRESSION : TOAST_LZ4_COMPRESSION;
+			Datum		packed;
 
 #ifndef USE_LZ4
-		if (method == TOAST_LZ4_COMPRESSION)
-			continue;
+			if (method == TOAST_LZ4_COMPRESSION)
+				continue;
 #endif
-		packed = toast_compress_datum(PointerGetDatum(v), method);
-		if (DatumGetPointer(packed) == NULL)
-			return raw;
-		widest = Max(widest, VARSIZE(DatumGetPointer(packed)));
-		pfree(DatumGetPointer(packed));
+			packed = toast_compress_datum(PointerGetDatum(v), method);
+			if (DatumGetPointer(packed) == NULL)
+				widest = raw;
+			else
+			{
+				widest = Max(widest, Min(VARSIZE(DatumGetPointer(packed)), raw));
+				pfree(DatumGetPointer(packed));
+			}
+		}
 	}
-	return Min(widest, raw);
+	/* a copy made by the detoasting: the fast relink checks every row */
+	if ((Pointer) v != DatumGetPointer(value))
+		pfree(v);
+	return widest;
 }
 
 /* Refuses one value (track_check_row_width); att is its column of T. */
