@@ -297,6 +297,13 @@ SET ROLE regress_tsec_writer;
 CREATE FUNCTION tsec_dec.site_eq(tsec.fp_site, tsec.fp_site) RETURNS boolean LANGUAGE plpgsql AS $$
 BEGIN PERFORM tsec_dec.hit('=(fp_site, fp_site)'); RETURN $1::public.simhash64 OPERATOR(public.=) $2::public.simhash64; END $$;
 CREATE OPERATOR public.= (LEFTARG = tsec.fp_site, RIGHTARG = tsec.fp_site, FUNCTION = tsec_dec.site_eq);
+-- and the orders: the reports' max_rows branches sort and limit by site
+CREATE FUNCTION tsec_dec.site_lt(tsec.fp_site, tsec.fp_site) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('<(fp_site, fp_site)'); RETURN $1::public.simhash64 OPERATOR(public.<) $2::public.simhash64; END $$;
+CREATE OPERATOR public.< (LEFTARG = tsec.fp_site, RIGHTARG = tsec.fp_site, FUNCTION = tsec_dec.site_lt);
+CREATE FUNCTION tsec_dec.site_gt(tsec.fp_site, tsec.fp_site) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN PERFORM tsec_dec.hit('>(fp_site, fp_site)'); RETURN $1::public.simhash64 OPERATOR(public.>) $2::public.simhash64; END $$;
+CREATE OPERATOR public.> (LEFTARG = tsec.fp_site, RIGHTARG = tsec.fp_site, FUNCTION = tsec_dec.site_gt);
 RESET ROLE;
 SET ROLE regress_tsec_owner;
 CREATE TABLE fp_sited (id bigint PRIMARY KEY, at timestamptz NOT NULL, site fp_site, body text);
@@ -320,7 +327,17 @@ SELECT (SELECT count(*) FROM (
 		(SELECT * FROM textfp_reprints('tsec.fp_sited', '-infinity', true) EXCEPT ALL
 		 SELECT * FROM textfp_reprints('tsec.fp_sited', same_site => true))) d) AS reprints_differ,
 	(SELECT count(*) > 1 FROM textfp_reprints('tsec.fp_sited', same_site => true)) AS pairs;
+-- the first rows, with changes not folded yet (both branches of each report)
+SET ROLE regress_tsec_writer;
+UPDATE tsec.fp_sited SET site = public.simhash64_from_bigint(8) WHERE id BETWEEN 200 AND 210;
+RESET ROLE;
+SELECT (SELECT count(*) FROM textfp_reprints('tsec.fp_sited', same_site => true, max_rows => 3)) AS first_pairs,
+	(SELECT count(*) FROM textfp_reprints('tsec.fp_sited', max_rows => 3)) AS first_pairs_apart,
+	(SELECT count(*) FROM textfp_story_report('tsec.fp_sited', max_rows => 2)) AS first_stories,
+	(SELECT count(*) FROM textfp_new_stories('tsec.fp_sited', '-infinity', max_rows => 2)) AS first_new;
 SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
+DROP OPERATOR public.< (tsec.fp_site, tsec.fp_site);
+DROP OPERATOR public.> (tsec.fp_site, tsec.fp_site);
 DROP OPERATOR public.= (tsec.fp_site, tsec.fp_site);
 REVOKE CREATE ON SCHEMA public FROM regress_tsec_writer;
 
@@ -416,6 +433,55 @@ COMMIT;
 RESET ROLE;
 SELECT count(*) AS change_rows FROM copied_textfp_reprint_changes;
 SELECT pg_temp.reprints_differ('tsec.copied') AS reprints_differ;
+
+-- ===== 9. a writer's key or site too wide for the store's index rows =====
+-- A link's row in the store's pair index holds its source's key and site,
+-- its own site and its story's key (1.1's covering index).  An INSERT-only
+-- writer's row with a key of 1,408 bytes that do not compress made every
+-- near copy another role inserted fail (54000: index row past btree's 2704
+-- bytes), as long as that row stayed.  A key or site wider than 640 bytes as
+-- indexed (four of them fill a row) is refused now (54000), at the insert or
+-- update that brings it, and only that; a long value that compresses below
+-- the bound is taken, and copies link to it.
+SET ROLE regress_tsec_owner;
+CREATE TABLE wide (id text PRIMARY KEY, at timestamptz NOT NULL, site text, body text);
+CALL textfp_track('wide', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+GRANT INSERT, UPDATE, SELECT ON wide TO regress_tsec_writer;
+RESET ROLE;
+SET ROLE regress_tsec_writer;
+SELECT pg_temp.failure(format('INSERT INTO tsec.wide VALUES (%L, %L, %L, %L)',
+	(SELECT string_agg(md5(i::text), '') FROM generate_series(1, 44) i), '2025-01-01', 'ledger',
+	(SELECT body FROM tsec.texts WHERE n = 1))) AS wide_key;
+SELECT pg_temp.failure(format('INSERT INTO tsec.wide VALUES (%L, %L, %L, %L)', 'w2', '2025-01-02',
+	(SELECT string_agg(md5(i::text), '') FROM generate_series(1, 22) i), (SELECT body FROM tsec.texts WHERE n = 1))) AS wide_site;
+INSERT INTO tsec.wide VALUES ('w3', '2025-01-03', 'ledger', (SELECT body FROM tsec.texts WHERE n = 1));
+SELECT pg_temp.failure(format('UPDATE tsec.wide SET site = %L WHERE id = %L',
+	(SELECT string_agg(md5(i::text), '') FROM generate_series(1, 22) i), 'w3')) AS widened_site;
+INSERT INTO tsec.wide VALUES (repeat('k', 3000), '2025-01-04', repeat('s', 3000), (SELECT body FROM tsec.texts WHERE n = 3));
+RESET ROLE;
+-- the owner's near copies, of the writer's row and of the long keyed one
+SET ROLE regress_tsec_owner;
+INSERT INTO wide VALUES ('o1', '2025-01-05', 'herald', (SELECT body FROM texts WHERE n = 2)),
+	('o2', '2025-01-06', 'herald', (SELECT body FROM texts WHERE n = 3));
+RESET ROLE;
+SELECT left(key, 3) AS key, length(key) AS key_length, left(source, 3) AS source FROM wide_textfp ORDER BY at;
+-- a wide row written before the registration: textfp_track refuses it, in
+-- memory (SimHash) and batch by batch (MinHash), before any copy links to it
+SET ROLE regress_tsec_owner;
+CREATE TABLE wide_before (id text PRIMARY KEY, at timestamptz NOT NULL, site text, body text);
+GRANT INSERT ON wide_before TO regress_tsec_writer;
+RESET ROLE;
+SET ROLE regress_tsec_writer;
+INSERT INTO tsec.wide_before VALUES ((SELECT string_agg(md5(i::text), '') FROM generate_series(1, 44) i), '2025-01-01', 'ledger',
+	(SELECT body FROM tsec.texts WHERE n = 3));
+RESET ROLE;
+SET ROLE regress_tsec_owner;
+\set VERBOSITY terse
+CALL textfp_track('wide_before', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 12);
+SELECT textfp_untrack('wide_before');
+CALL textfp_track('wide_before', 'body', 'id', 'at', site_column => 'site');
+\set VERBOSITY default
+RESET ROLE;
 
 RESET search_path;
 DROP SCHEMA tsec CASCADE;

@@ -202,6 +202,14 @@ extern void track_prepare_plans(TrackConfig *c);
 extern char *track_operator_sql(Oid opr);
 extern char *track_eq_sql(Oid type, const char *a, const char *b);
 extern char *track_null_sql(Oid type, const char *expr, bool null);
+
+/*
+ * The widest key or site value of a tracked row, as the store's indexes keep
+ * it: the pair index's row of a link holds four (two keys, two sites) and two
+ * times, 4 x (640 + 7 of alignment) + 16 + 16 of header within btree's 2704.
+ */
+#define TRACK_VALUE_WIDTH_MAX 640
+extern void track_check_row_width(TrackConfig *c, Datum key, Datum site, bool site_null);
 extern int	track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
 extern int	track_near_in_scope(TrackConfig *c, const TrackRow *row, TrackNear **out, Snapshot snap);
 extern bool track_read_row(TrackConfig *c, Datum key, TrackRow *row, Snapshot snap);

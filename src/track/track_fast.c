@@ -223,7 +223,7 @@ load_rows(FastRows *r, const char *store, uint32 n)
 	r->old_story = alloc_huge(r, sizeof(int32) * (Size) n);
 	r->old_score = alloc_huge(r, n);
 
-	exec_as_owner(c, psprintf("SELECT s.key, s.at, s.fp, s.source, s.story, s.score FROM ONLY %s s ORDER BY s.at, s.key",
+	exec_as_owner(c, psprintf("SELECT s.key, s.at, s.fp, s.source, s.story, s.score, s.site FROM ONLY %s s ORDER BY s.at, s.key",
 							  store), 0, NULL, NULL, NULL, true, &portal);
 	for (;;)
 	{
@@ -248,6 +248,9 @@ load_rows(FastRows *r, const char *store, uint32 n)
 
 			if ((t & 1023) == 0)
 				CHECK_FOR_INTERRUPTS();
+			/* a row may have come before the registration: not checked yet */
+			v = SPI_getbinval(tup, d, 7, &isnull);
+			track_check_row_width(c, SPI_getbinval(tup, d, 1, &isnull), v, isnull);
 			r->keys[i] = keep_key(r, SPI_getbinval(tup, d, 1, &isnull));
 			/* the order the rule means (track_compare), as the query gave it */
 			if (i > 0 && track_compare(c, prev_at, r->keys[i - 1], at, r->keys[i]) >= 0)

@@ -430,7 +430,7 @@ queue_later(TrackConfig *c, WorkQueue *q, TrackNear *near, int n)
  * when its link changed.  Returns false if the row is gone.
  */
 static bool
-relink_one(TrackConfig *c, WorkQueue *q, Datum key, bool *changed)
+relink_one(TrackConfig *c, WorkQueue *q, Datum key, bool *changed, bool check_width)
 {
 	TrackRow	row;
 	TrackRow	link;
@@ -440,6 +440,8 @@ relink_one(TrackConfig *c, WorkQueue *q, Datum key, bool *changed)
 	*changed = false;
 	if (!track_read_row(c, key, &row, GetLatestSnapshot()))
 		return false;
+	if (check_width)
+		track_check_row_width(c, row.key, row.site, row.site_null);
 	if (!row.fp_null)
 	{
 		track_lock_row(c, row.fp);
@@ -477,7 +479,7 @@ relink_queue(TrackConfig *c, WorkQueue *q)
 		if (last != NULL && same_key(c, last->key, w->key))
 			continue;
 		last = w;
-		(void) relink_one(c, q, w->key, &changed);
+		(void) relink_one(c, q, w->key, &changed, false);
 	}
 }
 
@@ -572,5 +574,6 @@ track_relink_from(TrackConfig *c, Datum fp, bool fp_null, Datum at, Datum key, b
 bool
 track_relink_row(TrackConfig *c, Datum key, bool *changed)
 {
-	return relink_one(c, NULL, key, changed);
+	/* a batch's row may have come before the registration: not checked yet */
+	return relink_one(c, NULL, key, changed, true);
 }

@@ -15,7 +15,11 @@
  */
 #include "postgres.h"
 
+#include "access/heaptoast.h"
 #include "access/htup_details.h"
+#include "access/detoast.h"
+#include "access/toast_compression.h"
+#include "access/toast_internals.h"
 #include "access/xact.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_namespace.h"
@@ -114,6 +118,97 @@ track_null_sql(Oid type, const char *expr, bool null)
 	return type_is_rowtype(type)
 		? psprintf("ROW(%s) IS %sNULL", expr, null ? "" : "NOT ")
 		: psprintf("%s IS %sNULL", expr, null ? "" : "NOT ");
+}
+
+/*
+ * The bytes a value of a key or site takes in an index row of the store, at
+ * most: a varlena wider than TOAST_INDEX_TARGET is compressed in the row if
+ * its type allows and that saves space, by the session's
+ * default_toast_compression, so the widest of pglz's, lz4's and its own size.
+ */
+static Size
+index_width(Datum value, int16 typlen, Oid type)
+{
+	struct varlena *v;
+	Size		raw;
+	Size		widest;
+	char		storage;
+
+	if (typlen > 0)
+		return typlen;
+	if (typlen == -2)
+		return strlen(DatumGetCString(value)) + 1;
+	/*
+	 * Neither method compresses 256 to 1 (lz4's longest match costs a byte
+	 * per 255, pglz's 3 bytes per 273): past that it stays too wide, and a
+	 * huge value is neither read nor compressed (no cancel in either).
+	 */
+	raw = toast_raw_datum_size(value);
+	if (raw > (Size) TRACK_VALUE_WIDTH_MAX * 256)
+		return raw;
+	v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
+	raw = VARSIZE_ANY(v);
+	storage = get_typstorage(type);
+	widest = raw;
+	if (!VARATT_IS_EXTENDED(v) && raw > TOAST_INDEX_TARGET &&
+		(storage == TYPSTORAGE_EXTENDED || storage == TYPSTORAGE_MAIN))
+	{
+		widest = 0;
+		for (int i = 0; i < 2 && widest < raw; i++)
+		{
+			char		method = i == 0 ? TOAST_PGLZ_COMPRESSION : TOAST_LZ4_COMPRESSION;
+			Datum		packed;
+
+#ifndef USE_LZ4
+			if (method == TOAST_LZ4_COMPRESSION)
+				continue;
+#endif
+			packed = toast_compress_datum(PointerGetDatum(v), method);
+			if (DatumGetPointer(packed) == NULL)
+				widest = raw;
+			else
+			{
+				widest = Max(widest, Min(VARSIZE(DatumGetPointer(packed)), raw));
+				pfree(DatumGetPointer(packed));
+			}
+		}
+	}
+	/* a copy made by the detoasting: the fast relink checks every row */
+	if ((Pointer) v != DatumGetPointer(value))
+		pfree(v);
+	return widest;
+}
+
+/* Refuses one value (track_check_row_width); att is its column of T. */
+static void
+check_width(TrackConfig *c, Datum value, int16 typlen, Oid type, const char *what, AttrNumber att)
+{
+	Size		width = index_width(value, typlen, type);
+
+	if (width > TRACK_VALUE_WIDTH_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the %s of a tracked row is %zu bytes wide, more than %d", what, width, TRACK_VALUE_WIDTH_MAX),
+				 errdetail("Column \"%s\" of table \"%s\": the store's index rows of a link hold the keys and sites of two rows (compressed where that saves space).",
+						   get_attname(c->relid, att, false), get_rel_name(c->relid)),
+				 errhint("Track a narrower %s: a hash of this column, in a column of its own.", what)));
+}
+
+/*
+ * Refuses a row of T whose key or site is wider than TRACK_VALUE_WIDTH_MAX in
+ * the store's indexes (54000): a link's row of the store's pair index holds
+ * its source's key and site, its own site and its story's key, so a wider
+ * value of one writer's row made every near copy of it another writer
+ * inserted fail (its index row past btree's 2704 bytes).  The triggers
+ * refuse it at the write that brings it, the batches (textfp_track,
+ * textfp_rebuild) at a row that was there before the registration.
+ */
+void
+track_check_row_width(TrackConfig *c, Datum key, Datum site, bool site_null)
+{
+	check_width(c, key, c->key_len, c->key_type, "key", c->key_att);
+	if (c->site_att && !site_null)
+		check_width(c, site, c->site_len, c->site_type, "site", c->site_att);
 }
 
 static SPIPlanPtr

@@ -195,6 +195,7 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 			TrackRow	row;
 
 			row_of(c, td->tg_trigtuple, desc, &row, true);
+			track_check_row_width(c, row.key, row.site, row.site_null);
 			add_row(c, &row);
 		}
 		else if (TRIGGER_FIRED_BY_DELETE(td->tg_event))
@@ -233,6 +234,7 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 					else
 						row_of(c, newtup, desc, &row, true);
 				}
+				track_check_row_width(c, row.key, row.site, row.site_null);
 				forget_row(c, old.key);
 				add_row(c, &row);
 			}
@@ -241,6 +243,7 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 				TrackRow	row;
 
 				row_of(c, newtup, desc, &row, false);
+				track_check_row_width(c, row.key, row.site, row.site_null);
 				track_write_site(c, row.key, row.at, row.site, row.site_null);
 			}
 		}
