@@ -11,6 +11,18 @@
 #define SCAN_CHECK 65536
 #define TEST_CHECK 4096
 
+/*
+ * A row's mark: the query that last met it above MARK_COUNT_BITS, the
+ * buckets that query counted it in below (at most TFP_MINHASH_K_MAX): one
+ * word a row met, read and written once.
+ */
+#define MARK_COUNT_BITS 11
+#define MARK_COUNT_MASK ((UINT32_C(1) << MARK_COUNT_BITS) - 1)
+#define MARK_QUERIES (UINT32_C(1) << (32 - MARK_COUNT_BITS))
+
+/* Rows ahead whose mark a scan asks the cache for. */
+#define PREFETCH_AHEAD 16
+
 static void
 check_interrupts(tfp_lsh_mem *ix)
 {
@@ -51,10 +63,10 @@ tfp_lsh_mem_init(tfp_lsh_mem *ix, tfp_env *env, const uint32_t *values, size_t s
 	ix->needed = tfp_jaccard_needed(threshold, h->k);
 	ix->header = *h;
 	ix->bucket = env->alloc(env->ctx, (nb ? nb : 1) * sizeof(uint32_t));
-	ix->stamp = env->alloc(env->ctx, (n ? n : 1) * sizeof(uint32_t));
+	ix->mark = env->alloc(env->ctx, (n ? n : 1) * sizeof(uint32_t));
 	ix->order = env->alloc(env->ctx, (size_t) bands * sizeof(uint64_t));
 	ix->start = env->alloc(env->ctx, sizeof(uint32_t));
-	if (ix->bucket == NULL || ix->stamp == NULL || ix->order == NULL || ix->start == NULL)
+	if (ix->bucket == NULL || ix->mark == NULL || ix->order == NULL || ix->start == NULL)
 		return TFP_ENOMEM;
 	ix->start[0] = 0;
 	/* every byte 0xff: TFP_LSH_MEM_NONE, in slices with interrupt checks */
@@ -65,7 +77,7 @@ tfp_lsh_mem_init(tfp_lsh_mem *ix, tfp_env *env, const uint32_t *values, size_t s
 		memset(ix->bucket + p, 0xff, len * sizeof(uint32_t));
 		check_interrupts(ix);
 	}
-	tfp_clear(env, ix->stamp, (size_t) n * sizeof(uint32_t));
+	tfp_clear(env, ix->mark, (size_t) n * sizeof(uint32_t));
 	return TFP_OK;
 }
 
@@ -204,16 +216,55 @@ sort_order(uint64_t *o, int n)
 	}
 }
 
+/*
+ * A long bucket is scanned (and counted) rather than left out of the count
+ * when it is at most this many times as long as the rows met so far: a row
+ * met costs a counter, a row tested a read of its signature (a cache miss).
+ */
+#define SCAN_RATHER_THAN_TEST 16
+
+/* Counts the rows before i in bucket b: new ones into out[]. */
+static size_t
+count_bucket(tfp_lsh_mem *ix, uint32_t b, uint32_t before, uint32_t id, uint32_t *out, size_t found,
+			 size_t *scanned)
+{
+	const uint32_t *members = ix->members + ix->start[b];
+	uint32_t   *mark = ix->mark;
+	uint32_t	met = id << MARK_COUNT_BITS;
+
+	for (uint32_t e = 0; e < before; e++)
+	{
+		uint32_t	j = members[e];
+
+#if defined(__GNUC__) || defined(__clang__)
+		if (e + PREFETCH_AHEAD < before)
+			__builtin_prefetch(&mark[members[e + PREFETCH_AHEAD]], 1);
+#endif
+		if ((mark[j] & ~MARK_COUNT_MASK) != met)
+		{
+			mark[j] = met | 1;
+			out[found++] = j;
+		}
+		else
+			mark[j]++;
+		if ((++*scanned & (SCAN_CHECK - 1)) == 0)
+			check_interrupts(ix);
+	}
+	return found;
+}
+
 size_t
 tfp_lsh_mem_query(tfp_lsh_mem *ix, uint32_t i, uint32_t *out, uint16_t *matches)
 {
 	const uint32_t *q = row_values(ix, i);
 	const uint32_t *bq = ix->bucket + (size_t) i * ix->bands;
 	int			nonempty = 0;
+	int			left_out;
 	size_t		found = 0;
 	size_t		kept = 0;
 	size_t		scanned = 0;
 	uint32_t	id;
+	bool		exact;
 
 	if (i >= ix->n || !banded(ix, i))
 		return 0;
@@ -227,45 +278,55 @@ tfp_lsh_mem_query(tfp_lsh_mem *ix, uint32_t i, uint32_t *out, uint16_t *matches)
 	/* fewer than min_bands buckets with earlier rows: no row shares enough */
 	if (nonempty < ix->min_bands)
 		return 0;
-	if (++ix->query == 0)
+	if (++ix->query == MARK_QUERIES)
 	{
-		/* the stamps wrapped: start afresh */
-		tfp_clear(ix->env, ix->stamp, (size_t) ix->n * sizeof(uint32_t));
+		/* the marks' query numbers wrapped: start afresh */
+		tfp_clear(ix->env, ix->mark, (size_t) ix->n * sizeof(uint32_t));
 		ix->query = 1;
 	}
 	id = ix->query;
-	/* every bucket but the min_bands - 1 longest */
+
+	/*
+	 * Count the equal buckets of the rows met: every bucket but the
+	 * min_bands - 1 longest (a near row is in one of those), then of the
+	 * longest each that is not too long for its cost.  A near row has
+	 * min_bands equal buckets, at most one in each bucket left out: a count
+	 * below min_bands - left_out rules a row out without reading it.
+	 */
 	sort_order(ix->order, ix->bands);
 	for (int o = 0; o <= ix->bands - ix->min_bands; o++)
 	{
 		uint32_t	before = (uint32_t) (ix->order[o] >> 32);
-		uint32_t	b = bq[(uint32_t) ix->order[o]];
 
-		if (before == 0)
-			continue;
-		for (uint32_t e = ix->start[b], end = ix->start[b] + before; e < end; e++)
-		{
-			uint32_t	j = ix->members[e];
-
-			if (ix->stamp[j] != id)
-			{
-				ix->stamp[j] = id;
-				out[found++] = j;
-			}
-			if ((++scanned & (SCAN_CHECK - 1)) == 0)
-				check_interrupts(ix);
-		}
+		if (before > 0)
+			found = count_bucket(ix, bq[(uint32_t) ix->order[o]], before, id, out, found, &scanned);
 	}
+	left_out = ix->min_bands - 1;
+	for (int o = ix->bands - ix->min_bands + 1; o < ix->bands; o++)
+	{
+		uint32_t	before = (uint32_t) (ix->order[o] >> 32);
+
+		if (before > (uint64_t) SCAN_RATHER_THAN_TEST * (found + 1))
+			break;				/* this one and the longer ones stay out */
+		found = count_bucket(ix, bq[(uint32_t) ix->order[o]], before, id, out, found, &scanned);
+		left_out--;
+	}
+	/* a count of every band of one value is the number of equal bands */
+	exact = left_out == 0 && ix->rows == 1;
+
 	/* the exact test, the operators' */
 	for (size_t c = 0; c < found; c++)
 	{
 		uint32_t	j = out[c];
-		const uint32_t *v = row_values(ix, j);
+		const uint32_t *v;
 		int			eq;
 
 		if ((c & (TEST_CHECK - 1)) == TEST_CHECK - 1)
 			check_interrupts(ix);
-		if (tfp_lsh_equal_bands(v, q, ix->bands, ix->rows, ix->min_bands) < ix->min_bands)
+		if ((int) (ix->mark[j] & MARK_COUNT_MASK) < ix->min_bands - left_out)
+			continue;
+		v = row_values(ix, j);
+		if (!exact && tfp_lsh_equal_bands(v, q, ix->bands, ix->rows, ix->min_bands) < ix->min_bands)
 			continue;
 		eq = tfp_minhash_matches(v, q, ix->k);
 		if (eq < ix->needed)
@@ -295,8 +356,8 @@ tfp_lsh_mem_free(tfp_lsh_mem *ix)
 		env->free(env->ctx, ix->start);
 	if (ix->members)
 		env->free(env->ctx, ix->members);
-	if (ix->stamp)
-		env->free(env->ctx, ix->stamp);
+	if (ix->mark)
+		env->free(env->ctx, ix->mark);
 	if (ix->order)
 		env->free(env->ctx, ix->order);
 	memset(ix, 0, sizeof(*ix));

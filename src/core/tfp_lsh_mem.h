@@ -19,13 +19,14 @@
  * chance are weeded out by the exact test).  Only keys two rows or more share
  * are kept, their rows ascending, so the rows before i in i's bucket are a
  * prefix of it.  A row near i shares min_bands of i's buckets, so it is in
- * one of any bands - min_bands + 1 of them: a query reads the shortest ones
- * only (GIN's trick for min_bands of n keys), and tests each row it meets
- * once.
+ * one of any bands - min_bands + 1 of them: a query counts the rows of the
+ * shortest ones (GIN's trick for min_bands of n keys), then of each longer
+ * one not too long for its cost, and tests only the rows whose count can
+ * still reach min_bands, each once.
  *
  * Memory (through the caller's tfp_env), at most per row and band: a bucket
  * number (4 bytes), a place in a bucket (4) and a bucket start (2: a bucket
- * holds two rows or more); per row a query stamp (4) and, while a band is
+ * holds two rows or more); per row a query's mark (4) and, while a band is
  * built, a sort key and its radix buffer (16): TFP_LSH_MEM_BYTES_PER_ROW().
  * Places are 32 bits: n * bands must stay below 2^32 - 1 (the caller checks).
  * No PostgreSQL headers.
@@ -58,7 +59,7 @@ typedef struct tfp_lsh_mem
 	uint32_t   *members;		/* the rows of each bucket, ascending */
 	uint32_t	nbuckets;
 	size_t		nmembers;
-	uint32_t   *stamp;			/* n: the query that last met row j */
+	uint32_t   *mark;			/* n: the query that last met row j, and its buckets counted */
 	uint32_t	query;
 	uint64_t   *order;			/* bands: a query's (rows before i << 32 | band) */
 } tfp_lsh_mem;

@@ -10,7 +10,7 @@
  * minhash_sig (20 bytes and 4 a value, rounded up to 8: 536 at k 128), the
  * band tables (at most 10 bytes a band and 20 more: TFP_LSH_MEM_BYTES_PER_ROW;
  * a band whose value no other row shares takes 4) and a query's answer (row
- * number 4, equal positions 2, sort key 8): 1,030 bytes at k 128 and 44
+ * number 4, equal positions 2, sort key 8): 1,010 bytes at k 128 and 44
  * bands, about 1 GB for a million rows.
  *
  * The operators compare signatures made alike only (the same k, method,
