@@ -26,6 +26,7 @@ CORE_OBJS = \
 	src/core/formats.o \
 	src/core/mih.o \
 	src/core/mih_mem.o \
+	src/core/lsh_mem.o \
 	src/core/lsh.o \
 	src/core/lsh_choose.o \
 	src/core/exact.o \
@@ -83,6 +84,8 @@ OBJS = $(CORE_OBJS) \
 	src/track/track_pending.o \
 	src/track/track_exec.o \
 	src/track/track_fast.o \
+	src/track/track_fast_simhash.o \
+	src/track/track_fast_minhash.o \
 	src/dedup.o \
 	src/dedup_config.o \
 	src/dedup_locks.o \
@@ -136,12 +139,16 @@ MIH_OBJS = src/mih.o src/mihbuild.o src/mihinsert.o src/mihpending.o src/mihscan
 $(MIH_OBJS): src/mih.h src/core/tfp_mih.h
 src/core/mih.o: src/core/tfp_mih.h
 src/core/mih_mem.o: src/core/tfp_mih_mem.h src/core/tfp_mih.h
+src/core/lsh_mem.o: src/core/tfp_lsh_mem.h
 src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h src/fpcall.h
 src/fpcall.o: src/fpcall.h
 TRACK_OBJS = src/track/track_config.o src/track/track_store.o src/track/track_link.o src/track/track_trigger.o \
-	src/track/track_batch.o src/track/track_pending.o src/track/track_exec.o src/track/track_story.o src/track/track_fast.o
+	src/track/track_batch.o src/track/track_pending.o src/track/track_exec.o src/track/track_story.o src/track/track_fast.o \
+	src/track/track_fast_simhash.o src/track/track_fast_minhash.o
 $(TRACK_OBJS): src/track/track.h src/dedup.h src/fpcall.h
-src/track/track_fast.o: src/core/tfp_mih_mem.h src/core/tfp_mih.h
+src/track/track_fast.o src/track/track_fast_simhash.o src/track/track_fast_minhash.o: src/track/track_fast.h
+src/track/track_fast_simhash.o: src/core/tfp_mih_mem.h src/core/tfp_mih.h
+src/track/track_fast_minhash.o: src/core/tfp_lsh_mem.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system
 # headers so their warnings don't drown ours.
@@ -181,7 +188,7 @@ UNIT_CFLAGS = -O1 -g -std=c99 -Wall -Wextra -Isrc/core
 UNIT_SRCS = test/unit/test_core.c $(CORE_OBJS:.o=.c)
 
 test/unit/test_core: $(UNIT_SRCS) src/core/tfp_core.h test/unit/unit.h test/unit/test_blocks.c test/unit/test_minhash.c test/unit/test_pieces.c \
-		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_mih_mem.c src/core/tfp_mih_mem.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
+		test/unit/test_mih.c src/core/tfp_mih.h test/unit/test_mih_mem.c src/core/tfp_mih_mem.h test/unit/test_lsh_mem.c src/core/tfp_lsh_mem.h test/unit/test_lsh.c test/unit/test_exact.c test/unit/test_cluster.c test/unit/test_weights.c \
 		src/core/tfp_cluster.h test/unit/test_zh.c src/core/tfp_zh.h data/opencc/mainland.tsv \
 		test/unit/test_signatures.c src/core/tfp_sig.h test/unit/test_presets.c src/core/tfp_presets.h test/unit/test_winnow.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(SHLIB_LINK) -lm

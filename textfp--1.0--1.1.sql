@@ -1014,7 +1014,7 @@ COMMENT ON FUNCTION textfp_track_link(regclass, text, text, integer)
 CREATE FUNCTION textfp_track_link_all(config regclass, OUT rows bigint, OUT changed bigint)
 	AS 'MODULE_PATHNAME', 'textfp_track_link_all' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION textfp_track_link_all(regclass)
-	IS 'internal: relinks every row of a SimHash registration at once, in memory, writers kept out until the transaction ends; NULLs when it does not apply (MinHash, or more than maintenance_work_mem)';
+	IS 'internal: relinks every row of a registration at once, in memory, writers kept out until the transaction ends; NULLs when it does not apply (more than maintenance_work_mem, or MinHash signatures made otherwise)';
 
 CREATE FUNCTION textfp_track_invalidate(config regclass) RETURNS void
 	AS 'MODULE_PATHNAME', 'textfp_track_invalidate' LANGUAGE C VOLATILE STRICT;
@@ -2109,7 +2109,7 @@ BEGIN
 END
 $$;
 COMMENT ON PROCEDURE textfp_track_relink(regclass, integer, boolean)
-	IS 'internal: relinks every row of a tracked table in time order: at once in memory (fast, SimHash, within maintenance_work_mem), else committing each batch';
+	IS 'internal: relinks every row of a tracked table in time order: at once in memory (fast, within maintenance_work_mem), else committing each batch';
 
 -- The table a configuration table registers.
 CREATE FUNCTION textfp_track_source(config regclass) RETURNS regclass
@@ -2171,9 +2171,9 @@ $$;
 COMMENT ON FUNCTION textfp_track_own_config(regclass)
 	IS 'internal: the configuration table of a table''s own registration, for its owner (textfp_rebuild, textfp_untrack)';
 
--- online false: at once in memory when it applies (SimHash, the store
--- within maintenance_work_mem), writers waiting; true: in batches, writers
--- going on (docs/stories.md).
+-- online false: at once in memory when it applies (the store within
+-- maintenance_work_mem), writers waiting; true: in batches, writers going on
+-- (docs/stories.md).
 CREATE PROCEDURE textfp_rebuild(tbl regclass, online boolean DEFAULT false, batch integer DEFAULT 1000)
 	LANGUAGE plpgsql
 	AS $$
@@ -2196,7 +2196,7 @@ BEGIN
 END
 $$;
 COMMENT ON PROCEDURE textfp_rebuild(regclass, boolean, integer)
-	IS 'relinks every row of a tracked table in time order (its stories as a rebuild makes them): SimHash at once in memory, writers waiting, unless online or larger than maintenance_work_mem; else committing each batch, writers going on; finishes a registration whose textfp_track() stopped';
+	IS 'relinks every row of a tracked table in time order (its stories as a rebuild makes them): at once in memory, writers waiting, unless online or larger than maintenance_work_mem; else committing each batch, writers going on; finishes a registration whose textfp_track() stopped';
 
 -- A registration's state: building, linking or ready.
 CREATE FUNCTION textfp_track_state(config regclass) RETURNS text

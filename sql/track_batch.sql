@@ -26,10 +26,9 @@ SELECT count(*) AS differ FROM many_textfp s JOIN first_links f USING (key)
 WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
 SELECT state, done, total FROM many_textfp_config;
 
--- textfp_rebuild() says which way it links: a SimHash registration at once
--- in memory (loaded, linked, written), the progress row 'ready' with every
--- row done; online => true, or a store larger than maintenance_work_mem,
--- in batches; a MinHash registration always in batches.
+-- textfp_rebuild() says which way it links: at once in memory (loaded,
+-- linked, written), the progress row 'ready' with every row done; online =>
+-- true, or a store larger than maintenance_work_mem, in batches.
 UPDATE many_textfp SET source = NULL, story = key, score = NULL WHERE source IS NOT NULL AND key % 2 = 0;
 SET client_min_messages = notice;
 CALL textfp_rebuild('many');
@@ -44,6 +43,37 @@ CREATE TABLE few (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
 INSERT INTO few SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute', (SELECT body FROM many WHERE id = i) FROM generate_series(1, 30) i;
 CALL textfp_track('few', 'body', 'id', 'at', method => 'minhash');
 CALL textfp_rebuild('few');
+-- MinHash at the registration's defaults (minhash_v2, 0.3125, 44 bands of
+-- one, at least 6 equal): links at the threshold's margin, and exact copies
+-- at the same time as their originals (ties decided by the key).  The
+-- in-memory pass gives the batches' links: each run from a store without
+-- links.  A signature and its band tables take about 1 KB a row: 3,060 rows
+-- do not fit 1 MB.
+CREATE TABLE mh (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO mh SELECT id, at, body FROM many WHERE id <= 3000;
+INSERT INTO mh SELECT id + 100000, at, body FROM many WHERE id <= 3000 AND id % 50 = 0;
+SET client_min_messages = warning;
+CALL textfp_track('mh', 'body', 'id', 'at');
+SELECT preset, threshold, lsh_bands, lsh_rows, lsh_min_bands FROM mh_textfp_config;
+CREATE TABLE mh_fast AS SELECT key, source, story, score FROM mh_textfp;
+SELECT count(source) AS links, count(*) FILTER (WHERE score < 0.4) AS links_below_0_4,
+	count(*) FILTER (WHERE key > 100000) AS copies, count(DISTINCT story) AS stories FROM mh_fast;
+UPDATE mh_textfp SET source = NULL, story = key, score = NULL;
+CALL textfp_rebuild('mh', online => true);
+SELECT count(*) AS differ FROM mh_textfp s JOIN mh_fast f USING (key)
+WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
+UPDATE mh_textfp SET source = NULL, story = key, score = NULL;
+SET client_min_messages = notice;
+CALL textfp_rebuild('mh');
+SELECT count(*) AS differ FROM mh_textfp s JOIN mh_fast f USING (key)
+WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
+SET maintenance_work_mem = '1MB';
+CALL textfp_rebuild('mh');
+RESET maintenance_work_mem;
+-- a signature made otherwise (another seed) in the store: the operators
+-- compare none such, and the pass leaves the store to the batches
+UPDATE mh_textfp SET fp = replace(fp::text, ':seed=0:', ':seed=1:')::minhash_sig WHERE key = 7;
+SELECT * FROM textfp_track_link_all('mh_textfp_config');
 DO $$
 BEGIN
 	CALL textfp_rebuild('few', online => NULL);

@@ -208,6 +208,8 @@ INSERT INTO configs VALUES
 	('min_default', 'minhash', 0.7, NULL, false),
 	('min_coh', 'minhash', 0.7, 0.55, false),
 	('min_tight', 'minhash', 0.7, 0.8, false),
+	('min_low', 'minhash', 0.3, NULL, false),
+	('min_text_date', 'minhash', 0.5, 0.4, true),
 	('sim_text_date', 'simhash', 9, 12, true);
 -- a table of a config: bigint keys and timestamptz times, or text keys of
 -- the ICU root collation (made from the id: 'a' for odd ids, 'B' for even
@@ -376,12 +378,20 @@ ORDER BY c.name \gexec
 SELECT * FROM multi_results ORDER BY name;
 SELECT * FROM report_results WHERE seed IS NULL ORDER BY name;
 
--- The two rebuilds: textfp_rebuild() at once in memory (SimHash, the
--- default; MinHash falls back to batches) and in batches (online => true)
--- both give the rule's links, from a store whose links were scrambled (no
--- source, the row itself or no earlier row as source or story, a score of
--- 99 or none): for each registration above on the fixture and a row without
--- text, and for uuid keys with many equal times (ties decided by the key).
+-- The two rebuilds: textfp_rebuild() at once in memory (the default) and in
+-- batches (online => true) both give the rule's links, from a store whose
+-- links were scrambled (no source, the row itself or no earlier row as
+-- source or story, a score of 99 or none): for each registration above on
+-- the fixture and a row without text (a NULL fingerprint), and for uuid keys
+-- with many equal times (ties decided by the key).  Fingerprints planted in
+-- the store by hand: SimHash 0000000000000000 on a row before the one without
+-- text (a NULL read as that fingerprint would link to it), MinHash
+-- featureless signatures on two rows (equal in every position, yet they
+-- share no band: lsh_query.c).  A MinHash registration whose banding asks
+-- for many equal bands (30 of 44, set by hand: the index answers any
+-- min_bands), so that pairs within the threshold often are no LSH candidates.
+-- The in-memory pass run again right after it applies and changes nothing
+-- (in_memory_again_changed: NULL when it did not apply).
 CREATE FUNCTION pg_temp.scramble(store regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
 	n bigint;
@@ -394,26 +404,54 @@ BEGIN
 	RETURN n;
 END
 $$;
-CREATE TABLE rebuild_results (name text, scrambled_differ_from_rule boolean, fast_differs_from_rule bigint,
-	online_differs_from_rule bigint, fast_differs_from_online bigint);
+CREATE FUNCTION pg_temp.plant(store regclass, minhash boolean) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	n bigint;
+BEGIN
+	IF minhash THEN
+		EXECUTE format('UPDATE %1$s s SET fp = (split_part(s.fp::text, '':'', 1) || '':'' || split_part(s.fp::text, '':'', 2) || '':''
+				|| split_part(s.fp::text, '':'', 3) || '':'' || split_part(s.fp::text, '':'', 4) || '':''
+				|| repeat(''f'', length(split_part(s.fp::text, '':'', 5))))::minhash_sig
+			WHERE s.key IN (SELECT o.key FROM %1$s o WHERE o.fp IS NOT NULL ORDER BY o.at, o.key LIMIT 2)', store);
+	ELSE
+		EXECUTE format('UPDATE %1$s s SET fp = ''0000000000000000''::simhash64
+			WHERE s.key = (SELECT o.key FROM %1$s o WHERE o.fp IS NOT NULL
+				AND o.at < (SELECT min(x.at) FROM %1$s x WHERE x.fp IS NULL) ORDER BY o.at, o.key LIMIT 1)', store);
+	END IF;
+	GET DIAGNOSTICS n = ROW_COUNT;
+	RETURN n;
+END
+$$;
+CREATE TABLE rebuild_results (name text, planted bigint, scrambled_differ_from_rule boolean, fast_differs_from_rule bigint,
+	in_memory_again_changed bigint, online_differs_from_rule bigint, fast_differs_from_online bigint);
 CREATE TABLE rb_uuid (id uuid PRIMARY KEY, site text, at timestamptz NOT NULL, body text);
 INSERT INTO rb_uuid SELECT md5(f.id::text)::uuid, f.site, date_trunc('day', f.at), f.body FROM fixture f;
 INSERT INTO rb_uuid VALUES (md5('no text')::uuid, 'site1', '2025-01-02', NULL);
 SELECT count(*) AS uuid_rows, count(DISTINCT at) AS uuid_times FROM rb_uuid;
 CALL textfp_track('rb_uuid', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 9, cohesion => 12);
+CREATE TABLE rb_banded (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text);
+INSERT INTO rb_banded SELECT id, site, at, body FROM fixture;
+CALL textfp_track('rb_banded', 'body', 'id', 'at', site_column => 'site', method => 'minhash', threshold => 0.3);
+UPDATE rb_banded_textfp_config SET lsh_min_bands = 30;
+SELECT textfp_track_invalidate('rb_banded_textfp_config');
+-- pairs within the threshold that are no candidates of the banding
+SELECT count(*) > 100 AS pairs_left_out FROM rb_banded_textfp a JOIN rb_banded_textfp b ON a.key < b.key
+WHERE jaccard(a.fp, b.fp) >= 0.3 AND NOT a.fp @@ lsh_query(b.fp, 44, 1, 30);
 SELECT x.stmt
 FROM (SELECT c.name, format('rb_%s', c.name) AS t, c.method, c.threshold, c.cohesion FROM configs c
-	  UNION ALL SELECT 'uuid', 'rb_uuid', 'simhash', 9, 12) c,
+	  UNION ALL SELECT 'uuid', 'rb_uuid', 'simhash', 9, 12
+	  UNION ALL SELECT 'banded', 'rb_banded', 'minhash', 0.3, NULL) c,
 LATERAL (VALUES
-	(1, CASE WHEN c.name <> 'uuid' THEN format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', c.t, c.name) END),
-	(2, CASE WHEN c.name <> 'uuid' THEN format('INSERT INTO %I (id, site, at, body) SELECT id, site, at, body FROM fixture UNION ALL SELECT 999, ''site1'', ''2025-01-02'', NULL', c.t) END),
-	(3, CASE WHEN c.name <> 'uuid' THEN (SELECT pg_temp.track(k, c.t) FROM configs k WHERE k.name = c.name) END),
+	(1, CASE WHEN c.name NOT IN ('uuid', 'banded') THEN format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', c.t, c.name) END),
+	(2, CASE WHEN c.name NOT IN ('uuid', 'banded') THEN format('INSERT INTO %I (id, site, at, body) SELECT id, site, at, body FROM fixture UNION ALL SELECT 999, ''site1'', ''2025-01-02'', NULL', c.t) END),
+	(3, CASE WHEN c.name NOT IN ('uuid', 'banded') THEN (SELECT pg_temp.track(k, c.t) FROM configs k WHERE k.name = c.name) END),
 	(4, format('SELECT pg_temp.scramble(%L)', c.t || '_textfp')),
-	(5, format('INSERT INTO rebuild_results (name, scrambled_differ_from_rule) SELECT %L, pg_temp.oracle_diff(%L, %L, %s, %s) > 0',
-		c.name, c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'))),
+	(5, format('INSERT INTO rebuild_results (name, planted, scrambled_differ_from_rule) SELECT %L, pg_temp.plant(%L, %L), pg_temp.oracle_diff(%L, %L, %s, %s) > 0',
+		c.name, c.t || '_textfp', c.method = 'minhash', c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'))),
 	(6, format('CALL textfp_rebuild(%L)', c.t)),
-	(7, format('UPDATE rebuild_results SET fast_differs_from_rule = pg_temp.oracle_diff(%L, %L, %s, %s) WHERE name = %L',
-		c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'), c.name)),
+	(7, format('UPDATE rebuild_results SET fast_differs_from_rule = pg_temp.oracle_diff(%L, %L, %s, %s),
+		in_memory_again_changed = (SELECT l.changed FROM textfp_track_link_all(%L) l) WHERE name = %L',
+		c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'), c.t || '_textfp_config', c.name)),
 	(8, format('CREATE TABLE %I AS SELECT * FROM %I', c.t || '_fast', c.t || '_textfp')),
 	(9, format('SELECT pg_temp.scramble(%L)', c.t || '_textfp')),
 	(10, format('CALL textfp_rebuild(%L, online => true)', c.t)),

@@ -19,7 +19,7 @@
  *   track_pending.c rows the dedup trigger let in that are not in the store yet
  *   track_batch.c   the batches of textfp_track() and textfp_rebuild()
  *   track_story.c   the story summary the reports read, and its folds
- *   track_fast.c    relinking every row at once in memory (SimHash)
+ *   track_fast*.c   relinking every row at once in memory (track_fast.h)
  */
 #ifndef TEXTFP_TRACK_H
 #define TEXTFP_TRACK_H
@@ -257,7 +257,7 @@ extern bool track_relink_row(TrackConfig *c, Datum key, bool *changed);
 extern int	track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n,
 							  TrackRootFp root_fp, void *arg, TrackRow *link);
 
-/* track_fast.c: every link at once, in memory (SimHash) */
+/* track_fast.c: every link at once, in memory */
 extern bool track_link_all_in_memory(TrackConfig *c, int64 *rows, int64 *changed);
 
 /* track_pending.c: rows the dedup trigger let in, not in the store yet */

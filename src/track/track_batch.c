@@ -332,8 +332,9 @@ textfp_track_fold(PG_FUNCTION_ARGS)
  * calling transaction (track_fast.c), holding SHARE on the table (writers
  * wait; readers go on) and SHARE ROW EXCLUSIVE on the store (the batches of
  * another rebuild wait) until it ends.  NULLs, with a NOTICE saying why,
- * when it does not apply: a MinHash registration, or a store larger than
- * maintenance_work_mem; the caller then links in batches.
+ * when it does not apply (a store larger than maintenance_work_mem, or
+ * MinHash signatures the pass cannot compare: track_fast_minhash.c); the
+ * caller then links in batches.
  */
 PG_FUNCTION_INFO_V1(textfp_track_link_all);
 Datum
@@ -353,23 +354,17 @@ textfp_track_link_all(PG_FUNCTION_ARGS)
 	c = owned_registration(config_relid, &rel);
 	PG_TRY();
 	{
-		if (c->minhash)
-			ereport(NOTICE,
-					(errmsg("textfp: a MinHash registration: linking in batches")));
-		else
+		LockRelationOid(RelationGetRelid(rel), ShareLock);
+		LockRelationOid(c->store_relid, ShareRowExclusiveLock);
+		if (SPI_connect() != SPI_OK_CONNECT)
+			elog(ERROR, "SPI_connect failed");
+		if (track_link_all_in_memory(c, &rows, &changed))
 		{
-			LockRelationOid(RelationGetRelid(rel), ShareLock);
-			LockRelationOid(c->store_relid, ShareRowExclusiveLock);
-			if (SPI_connect() != SPI_OK_CONNECT)
-				elog(ERROR, "SPI_connect failed");
-			if (track_link_all_in_memory(c, &rows, &changed))
-			{
-				values[0] = Int64GetDatum(rows);
-				values[1] = Int64GetDatum(changed);
-				nulls[0] = nulls[1] = false;
-			}
-			SPI_finish();
+			values[0] = Int64GetDatum(rows);
+			values[1] = Int64GetDatum(changed);
+			nulls[0] = nulls[1] = false;
 		}
+		SPI_finish();
 	}
 	PG_FINALLY();
 	{

@@ -1,27 +1,29 @@
 /*
- * track_fast.c: relinking every row of a SimHash registration at once, in
- * memory, in one transaction that keeps writers out (textfp_rebuild()'s
- * default, and the link phase of textfp_track()).
+ * track_fast.c: relinking every row of a registration at once, in memory, in
+ * one transaction that keeps writers out (textfp_rebuild()'s default, and
+ * the link phase of textfp_track()).
  *
  * The batched path (track_batch.c) looks each row's near rows up in the
  * fingerprint index, one query a row; here the store is read once, in
  * (at, key) order, into arrays, and the near rows of row i among rows
- * 0 .. i-1 come from an in-memory multi-index hash (src/core/mih_mem.c).
- * Each row's link is chosen by the very rule of the batched path
- * (track_choose_link(), the original's fingerprint read from the arrays),
- * from the rows before it, whose links this pass has just chosen: the
- * links a rebuild in time order gives.  Only the rows whose link changed
+ * 0 .. i-1 come from an in-memory index of the fingerprint's own: a
+ * multi-index hash for SimHash (track_fast_simhash.c), LSH band tables for
+ * MinHash (track_fast_minhash.c), each giving exactly the rows the store's
+ * lookup gives.  Each row's link is chosen by the very rule of the batched
+ * path (track_choose_link(), the original's fingerprint read from the
+ * arrays), from the rows before it, whose links this pass has just chosen:
+ * the links a rebuild in time order gives.  Only the rows whose link changed
  * are written, in bulk.
  *
- * Memory, per row (FAST_BYTES_PER_ROW): the key's Datum (8), the
- * fingerprint (8), a NULL flag (1), the old link as row numbers (source 4,
- * story 4, score 1), the new one (4, 4, 1) and four row numbers in the hash
- * tables (16): 51 bytes, rounded up to 52; a by-reference key adds its
- * bytes rounded up to 8.  While the store is read a hash of the keys read
- * so far (at most 16 bytes a row) stands in for the new link and the hash
- * tables, freed before they are made.  Plus the hash tables' bucket starts
- * (1 MB).  The caller holds SHARE on the table and SHARE ROW EXCLUSIVE on
- * the store.
+ * Memory, per row: FAST_ROW_BYTES (track_fast.h) and the fingerprint's
+ * index: SimHash the fingerprint (8) and four row numbers in the hash tables
+ * (16), plus the tables' bucket starts (1 MB); MinHash its signature and the
+ * band tables (fast_minhash_row_bytes(): about 1 KB a row at k 128, 44
+ * bands).  While the store is read a hash of the keys read so far (at most
+ * 16 bytes a row) stands in for the new link and the index, freed before
+ * the index is made.  The whole must fit maintenance_work_mem, else the
+ * caller links in batches.  The caller holds SHARE on the table and SHARE
+ * ROW EXCLUSIVE on the store.
  */
 #include "postgres.h"
 
@@ -40,43 +42,14 @@
 #include "utils/snapmgr.h"
 #include "utils/typcache.h"
 
-#include "tfp_mih_mem.h"
-#include "track.h"
+#include "track_fast.h"
 
-#define FAST_BYTES_PER_ROW 52
 #define FAST_FETCH 10000		/* rows a fetch of the store's cursor */
 #define FAST_WRITE 50000		/* links an UPDATE writes */
 #define FAST_MAX_ROWS ((int64) 1 << 30)	/* row numbers of the hash tables are 32 bits, 4 a row */
 
-/* old_score: a Hamming distance 0..64, or one of these */
-#define SCORE_NULL 255
-#define SCORE_OTHER 254			/* not a distance: differs from any link */
-/* old_source, old_story */
-#define ROW_NONE (-1)			/* no source */
-#define ROW_OTHER (-2)			/* a key not among the rows before: differs from any link */
-
-typedef struct FastRows
-{
-	TrackConfig *c;
-	MemoryContext cxt;			/* everything below (SPI's calls switch contexts) */
-	uint32		n;
-	Datum	   *keys;
-	uint64	   *fps;
-	uint8	   *absent;			/* NULL fingerprint */
-	int32	   *old_source;
-	int32	   *old_story;
-	uint8	   *old_score;
-	int32	   *source;
-	int32	   *story;
-	uint8	   *score;
-	/* by-reference keys, copied one after the other */
-	char	   *arena;
-	Size		arena_used;
-	Size		arena_size;
-} FastRows;
-
-static void *
-alloc_huge(FastRows *r, Size n)
+void *
+fast_alloc(FastRows *r, Size n)
 {
 	return MemoryContextAllocHuge(r->cxt, Max(n, 1));
 }
@@ -150,7 +123,7 @@ keep_key(FastRows *r, Datum key)
 	if (r->arena == NULL || r->arena_used + MAXALIGN(sz) > r->arena_size)
 	{
 		r->arena_size = Max((Size) 1024 * 1024, MAXALIGN(sz));
-		r->arena = alloc_huge(r, r->arena_size);
+		r->arena = fast_alloc(r, r->arena_size);
 		r->arena_used = 0;
 	}
 	p = r->arena + r->arena_used;
@@ -180,7 +153,7 @@ key_find(FastRows *r, KeyHash *h, Datum key)
 		uint32		v = h->slots[s];
 
 		if (v == 0)
-			return ROW_OTHER;
+			return FAST_ROW_OTHER;
 		if (datum_image_eq(r->keys[v - 1], key, r->c->key_byval, r->c->key_len))
 			return (int32) (v - 1);
 	}
@@ -194,6 +167,31 @@ key_add(FastRows *r, KeyHash *h, uint32 row)
 	while (h->slots[s] != 0)
 		s = (s + 1) & h->mask;
 	h->slots[s] = row + 1;
+}
+
+/*
+ * A stored score as this pass keeps it: a Hamming distance, or the equal
+ * positions whose share of k it is (as jaccard() divides); FAST_SCORE_OTHER
+ * for any other number.
+ */
+static uint16
+score_of(FastRows *r, double s)
+{
+	if (!r->c->minhash)
+		return s >= 0 && s <= 64 && s == rint(s) ? (uint16) s : FAST_SCORE_OTHER;
+	else
+	{
+		double		m = rint(s * r->k);
+
+		return m >= 0 && m <= r->k && (double) (int) m / r->k == s ? (uint16) m : FAST_SCORE_OTHER;
+	}
+}
+
+/* A score as a link keeps it (track_score()'s). */
+static double
+score_value(FastRows *r, uint16 s)
+{
+	return r->c->minhash ? (double) s / r->k : (double) s;
 }
 
 /*
@@ -213,15 +211,18 @@ load_rows(FastRows *r, const char *store, uint32 n)
 
 	while (cap < 2 * (uint64) Max(n, 1))
 		cap *= 2;
-	h.slots = alloc_huge(r, sizeof(uint32) * (Size) cap);
+	h.slots = fast_alloc(r, sizeof(uint32) * (Size) cap);
 	memset(h.slots, 0, sizeof(uint32) * (Size) cap);
 	h.mask = cap - 1;
-	r->keys = alloc_huge(r, sizeof(Datum) * (Size) n);
-	r->fps = alloc_huge(r, sizeof(uint64) * (Size) n);
-	r->absent = alloc_huge(r, n);
-	r->old_source = alloc_huge(r, sizeof(int32) * (Size) n);
-	r->old_story = alloc_huge(r, sizeof(int32) * (Size) n);
-	r->old_score = alloc_huge(r, n);
+	r->keys = fast_alloc(r, sizeof(Datum) * (Size) n);
+	if (c->minhash)
+		r->sigs = fast_alloc(r, r->sig_size * (Size) n);
+	else
+		r->fps = fast_alloc(r, sizeof(uint64) * (Size) n);
+	r->absent = fast_alloc(r, n);
+	r->old_source = fast_alloc(r, sizeof(int32) * (Size) n);
+	r->old_story = fast_alloc(r, sizeof(int32) * (Size) n);
+	r->old_score = fast_alloc(r, sizeof(uint16) * (Size) n);
 
 	exec_as_owner(c, psprintf("SELECT s.key, s.at, s.fp, s.source, s.story, s.score, s.site FROM ONLY %s s ORDER BY s.at, s.key",
 							  store), 0, NULL, NULL, NULL, true, &portal);
@@ -241,8 +242,9 @@ load_rows(FastRows *r, const char *store, uint32 n)
 		{
 			HeapTuple	tup = SPI_tuptable->vals[t];
 			bool		isnull;
+			bool		fp_null;
 			Datum		at = SPI_getbinval(tup, d, 2, &isnull);
-			Datum		fp = SPI_getbinval(tup, d, 3, &isnull);
+			Datum		fp = SPI_getbinval(tup, d, 3, &fp_null);
 			Datum		v;
 			MemoryContext old = MemoryContextSwitchTo(keep);
 
@@ -259,22 +261,21 @@ load_rows(FastRows *r, const char *store, uint32 n)
 			if (!c->time_byval && i > 0)
 				pfree(DatumGetPointer(prev_at));
 			prev_at = datumCopy(at, c->time_byval, c->time_len);
-			r->absent[i] = isnull;
-			r->fps[i] = isnull ? 0 : DatumGetSimhash64(fp);
+			r->absent[i] = fp_null;
+			if (c->minhash)
+			{
+				if (!fp_null)
+					fast_minhash_keep(r, i, fp);
+			}
+			else
+				r->fps[i] = fp_null ? 0 : DatumGetSimhash64(fp);
 			v = SPI_getbinval(tup, d, 4, &isnull);
-			r->old_source[i] = isnull ? ROW_NONE : key_find(r, &h, v);
+			r->old_source[i] = isnull ? FAST_ROW_NONE : key_find(r, &h, v);
 			v = SPI_getbinval(tup, d, 5, &isnull);
-			r->old_story[i] = isnull ? ROW_OTHER
+			r->old_story[i] = isnull ? FAST_ROW_OTHER
 				: datum_image_eq(v, r->keys[i], c->key_byval, c->key_len) ? (int32) i : key_find(r, &h, v);
 			v = SPI_getbinval(tup, d, 6, &isnull);
-			if (isnull)
-				r->old_score[i] = SCORE_NULL;
-			else
-			{
-				double		s = DatumGetFloat8(v);
-
-				r->old_score[i] = s >= 0 && s <= 64 && s == rint(s) ? (uint8) s : SCORE_OTHER;
-			}
+			r->old_score[i] = isnull ? FAST_SCORE_NULL : score_of(r, DatumGetFloat8(v));
 			key_add(r, &h, i);
 			MemoryContextSwitchTo(old);
 		}
@@ -287,6 +288,15 @@ load_rows(FastRows *r, const char *store, uint32 n)
 	pfree(h.slots);
 }
 
+/* Row's fingerprint as a Datum (in the arrays: not to be freed). */
+Datum
+fast_fp(FastRows *r, uint32 row)
+{
+	if (r->c->minhash)
+		return PointerGetDatum(r->sigs + r->sig_size * (Size) row);
+	return Simhash64GetDatum(r->fps[row]);
+}
+
 /* The fingerprint of the original of y's story, from the arrays. */
 static bool
 memory_root_fp(TrackConfig *c, const TrackNear *y, Datum *fp, void *arg)
@@ -296,14 +306,14 @@ memory_root_fp(TrackConfig *c, const TrackNear *y, Datum *fp, void *arg)
 
 	if (r->absent[root])
 		return false;
-	*fp = Simhash64GetDatum(r->fps[root]);
+	*fp = fast_fp(r, (uint32) root);
 	return true;
 }
 
 /*
- * A near row as (distance << 32 | row number): ascending is nearest first,
- * then earliest, track_near()'s order (the rows are numbered in (at, key)
- * order).
+ * A near row as (rank << 32 | row number), the rank a Hamming distance or k
+ * less the equal positions: ascending is nearest first, then earliest,
+ * track_near()'s order (the rows are numbered in (at, key) order).
  */
 #define ST_SORT sort_near_rows
 #define ST_ELEMENT_TYPE uint64
@@ -313,88 +323,61 @@ memory_root_fp(TrackConfig *c, const TrackNear *y, Datum *fp, void *arg)
 #define ST_DEFINE
 #include "lib/sort_template.h"
 
-/* Every row's link, in order, each from the rows before it. */
-static void
-link_rows(FastRows *r)
+/*
+ * Row i's link, by the batched path's rule, from its near rows among the
+ * rows before it (order: nh of them, as above, in any order; sorted here),
+ * whose links are chosen already.
+ */
+void
+fast_link_row(FastRows *r, uint32 i, uint64 *order, size_t nh)
 {
 	TrackConfig *c = r->c;
-	size_t		start_len,
-				rows_len;
-	tfp_mih_mem ix;
-	size_t		cap = 1024;
-	uint32	   *hits = MemoryContextAlloc(r->cxt, sizeof(uint32) * cap);
-	uint64	   *order = MemoryContextAlloc(r->cxt, sizeof(uint64) * cap);
-	TrackNear  *near = MemoryContextAlloc(r->cxt, sizeof(TrackNear) * cap);
-	MemoryContext row_cxt = AllocSetContextCreate(r->cxt, "textfp fast relink row",
-												  ALLOCSET_DEFAULT_SIZES);
+	TrackRow	link;
+	int			k;
 
-	r->source = alloc_huge(r, sizeof(int32) * (Size) r->n);
-	r->story = alloc_huge(r, sizeof(int32) * (Size) r->n);
-	r->score = alloc_huge(r, r->n);
-	tfp_mih_mem_sizes(r->n, &start_len, &rows_len);
-	tfp_mih_mem_init(&ix, r->fps, r->absent, r->n, (int) c->threshold,
-					 alloc_huge(r, sizeof(uint32) * start_len), alloc_huge(r, sizeof(uint32) * rows_len));
-	for (int t = 0; t < TFP_MIH_MEM_M; t++)
+	r->source[i] = FAST_ROW_NONE;
+	r->story[i] = (int32) i;
+	r->score[i] = FAST_SCORE_NULL;
+	if (r->absent[i] || nh == 0)
+		return;
+	if (nh > r->near_cap)
 	{
-		CHECK_FOR_INTERRUPTS();
-		tfp_mih_mem_build_table(&ix, t);
+		r->near_cap = Max(nh, 2 * r->near_cap);
+		r->near = r->near == NULL ? fast_alloc(r, sizeof(TrackNear) * r->near_cap)
+			: repalloc_huge(r->near, sizeof(TrackNear) * r->near_cap);
 	}
-
-	for (uint32 i = 0; i < r->n; i++)
+	sort_near_rows(order, nh);
+	for (size_t h = 0; h < nh; h++)
 	{
-		size_t		nh;
-		TrackRow	link;
-		int			k;
+		uint32		j = (uint32) order[h];
+		uint32		rank = (uint32) (order[h] >> 32);
+		TrackNear  *y = &r->near[h];
 
-		CHECK_FOR_INTERRUPTS();
-		r->source[i] = ROW_NONE;
-		r->story[i] = (int32) i;
-		r->score[i] = SCORE_NULL;
-		if (r->absent[i])
-			continue;
-		nh = tfp_mih_mem_query(&ix, r->fps[i], i, hits, cap);
-		if (nh > cap)
-		{
-			while (cap < nh)
-				cap *= 2;
-			hits = repalloc_huge(hits, sizeof(uint32) * cap);
-			order = repalloc_huge(order, sizeof(uint64) * cap);
-			near = repalloc_huge(near, sizeof(TrackNear) * cap);
-			nh = tfp_mih_mem_query(&ix, r->fps[i], i, hits, cap);
-		}
-		for (size_t h = 0; h < nh; h++)
-			order[h] = ((uint64) pg_popcount64(r->fps[hits[h]] ^ r->fps[i]) << 32) | hits[h];
-		sort_near_rows(order, nh);
-		for (size_t h = 0; h < nh; h++)
-		{
-			uint32		j = (uint32) order[h];
-			TrackNear  *y = &near[h];
-
-			y->key = r->keys[j];
-			y->at = (Datum) 0;
-			y->story = r->keys[r->story[j]];
-			y->site = (Datum) 0;
-			y->site_null = true;
-			y->score = (double) (order[h] >> 32);
-			y->earlier = true;
-			y->idx = (int32) j;
-		}
-		{
-			MemoryContext old = MemoryContextSwitchTo(row_cxt);
-
-			k = track_choose_link(c, r->keys[i], Simhash64GetDatum(r->fps[i]), false, near, (int) nh,
-								  memory_root_fp, r, &link);
-			MemoryContextSwitchTo(old);
-			MemoryContextReset(row_cxt);
-		}
-		if (k >= 0)
-		{
-			r->source[i] = near[k].idx;
-			r->story[i] = r->story[near[k].idx];
-			r->score[i] = (uint8) near[k].score;
-		}
+		y->key = r->keys[j];
+		y->at = (Datum) 0;
+		y->story = r->keys[r->story[j]];
+		y->site = (Datum) 0;
+		y->site_null = true;
+		y->score = score_value(r, (uint16) (c->minhash ? r->k - rank : rank));
+		y->earlier = true;
+		y->idx = (int32) j;
 	}
-	MemoryContextDelete(row_cxt);
+	{
+		MemoryContext old = MemoryContextSwitchTo(r->row_cxt);
+
+		k = track_choose_link(c, r->keys[i], fast_fp(r, i), false, r->near, (int) nh,
+							  memory_root_fp, r, &link);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(r->row_cxt);
+	}
+	if (k >= 0)
+	{
+		uint32		rank = (uint32) (order[k] >> 32);
+
+		r->source[i] = r->near[k].idx;
+		r->story[i] = r->story[r->near[k].idx];
+		r->score[i] = (uint16) (c->minhash ? r->k - rank : rank);
+	}
 }
 
 static bool
@@ -489,8 +472,8 @@ write_changed(FastRows *r, const char *store)
 		src_null[k] = r->source[i] < 0;
 		src[k] = src_null[k] ? (Datum) 0 : r->keys[r->source[i]];
 		story[k] = r->keys[r->story[i]];
-		score_null[k] = r->score[i] == SCORE_NULL;
-		score[k] = Float8GetDatum(score_null[k] ? 0 : (double) r->score[i]);
+		score_null[k] = r->score[i] == FAST_SCORE_NULL;
+		score[k] = Float8GetDatum(score_null[k] ? 0 : score_value(r, r->score[i]));
 		k++;
 	}
 	MemoryContextDelete(chunk_cxt);
@@ -505,8 +488,9 @@ mb(double bytes)
 
 /*
  * Relinks every row of c's store in memory: false (with a NOTICE saying
- * why) when the store does not fit maintenance_work_mem; else *rows and
- * *changed.  SPI connected, the locks held (see above).
+ * why) when the store does not fit maintenance_work_mem, or its
+ * fingerprints cannot be answered in memory; else *rows and *changed.  SPI
+ * connected, the locks held (see above).
  */
 bool
 track_link_all_in_memory(TrackConfig *c, int64 *rows, int64 *changed)
@@ -519,18 +503,18 @@ track_link_all_in_memory(TrackConfig *c, int64 *rows, int64 *changed)
 	int64		key_bytes;
 	double		need;
 	double		ceiling = (double) maintenance_work_mem * 1024.0;
-	size_t		start_len,
-				rows_len;
 	bool		isnull;
 
-	Assert(!c->minhash);
 	exec_as_owner(c, psprintf("SELECT count(*)::int8, coalesce(sum((pg_column_size(s.key) + 7) / 8 * 8), 0)::int8"
 							  " FROM ONLY %s s", store), 0, NULL, NULL, NULL, true, NULL);
 	n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	key_bytes = c->key_byval ? 0 : DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	SPI_freetuptable(SPI_tuptable);
-	tfp_mih_mem_sizes(0, &start_len, &rows_len);
-	need = (double) n * FAST_BYTES_PER_ROW + (double) key_bytes + (double) start_len * sizeof(uint32);
+	if (c->minhash && !fast_minhash_applies(c, n))
+		return false;
+	need = (double) n * FAST_ROW_BYTES + (double) key_bytes +
+		(c->minhash ? (double) n * fast_minhash_row_bytes(c)
+		 : (double) n * FAST_SIMHASH_ROW_BYTES + fast_simhash_fixed_bytes());
 	if (need > ceiling || n >= FAST_MAX_ROWS)
 	{
 		ereport(NOTICE,
@@ -545,11 +529,30 @@ track_link_all_in_memory(TrackConfig *c, int64 *rows, int64 *changed)
 	r.c = c;
 	r.cxt = cxt;
 	r.n = (uint32) n;
+	r.k = c->minhash ? c->fp.k : 0;
+	r.sig_size = c->minhash ? fast_minhash_sig_size(r.k) : 0;
+	r.row_cxt = AllocSetContextCreate(cxt, "textfp fast relink row", ALLOCSET_DEFAULT_SIZES);
 	load_rows(&r, store, r.n);
+	if (r.mixed)
+	{
+		/* the batched path's lookups compare what they can, or fail as they must */
+		ereport(NOTICE,
+				(errmsg("textfp: the store of table \"%s\" holds signatures made differently from the registration's: linking in batches",
+						get_rel_name(c->relid))));
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(cxt);
+		return false;
+	}
 	ereport(NOTICE,
 			(errmsg("textfp: %lld rows loaded; linking them in memory (about %.1f MB, maintenance_work_mem %.1f MB)",
 					(long long) n, mb(need), mb(ceiling))));
-	link_rows(&r);
+	r.source = fast_alloc(&r, sizeof(int32) * (Size) r.n);
+	r.story = fast_alloc(&r, sizeof(int32) * (Size) r.n);
+	r.score = fast_alloc(&r, sizeof(uint16) * (Size) r.n);
+	if (c->minhash)
+		fast_minhash_link(&r);
+	else
+		fast_simhash_link(&r);
 	ereport(NOTICE,
 			(errmsg("textfp: %lld rows linked in memory", (long long) n)));
 	/* what the estimate stood for (its allocator's blocks: not for the tests' output) */

@@ -200,9 +200,8 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON news, guarded TO tenant;
 			}
 		}
 		# meanwhile the owner registers news (fingerprints in batches, then
-		# links in time order: SimHash at once in memory, writers waiting for
-		# the pass; MinHash in batches) and then rebuilds it, in batches,
-		# writers going on
+		# links in time order at once in memory, writers waiting for the
+		# pass) and then rebuilds it, in batches, writers going on
 		my ($mout, $merr) = ('', '');
 		my $maint = IPC::Run::start(
 			[ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', $node->host, '-p', $node->port, '-d', 'postgres',

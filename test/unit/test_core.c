@@ -2132,6 +2132,7 @@ error_allocation_failures(void)
 #include "test_pieces.c"
 #include "test_mih.c"
 #include "test_mih_mem.c"
+#include "test_lsh_mem.c"
 #include "test_exact.c"
 #include "test_cluster.c"
 #include "test_weights.c"
@@ -2238,6 +2239,9 @@ static const unit_case cases[] = {
 	UNIT_CASE(mih_verify_kernels_agree),
 	UNIT_CASE(mih_choose_m_shrinks_with_rows),
 	UNIT_CASE(mih_mem_queries_match_brute_force),
+	UNIT_CASE(lsh_mem_queries_match_brute_force),
+	UNIT_CASE(lsh_mem_checks_interrupts),
+	UNIT_CASE(lsh_mem_out_of_memory),
 	UNIT_CASE(exact_uuid_golden),
 	UNIT_CASE(exact_squeeze_spaces),
 	UNIT_CASE(exact_normalises),
