@@ -202,6 +202,7 @@ extern void track_prepare_plans(TrackConfig *c);
 extern char *track_operator_sql(Oid opr);
 extern char *track_eq_sql(Oid type, const char *a, const char *b);
 extern char *track_null_sql(Oid type, const char *expr, bool null);
+extern char *track_same_pair_sql(Oid type, const char *a, const char *b);
 
 /*
  * The widest key or site value of a tracked row, as the store's indexes keep

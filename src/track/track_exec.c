@@ -410,9 +410,7 @@ textfp_track_report(PG_FUNCTION_ARGS)
 					   " " SITE_TEXT("g") ", g.reprints, g.stories, g.median_delay"
 					   " FROM ((SELECT m.source_site, m.site, m.reprints, m.stories, m.median_delay FROM ONLY %4$s m"
 					   " WHERE (SELECT f.summed FROM f) AND m.reprints > 0 AND " SAME_SITE_OK("%8$s", "m.source_site", "m.site") " AND NOT EXISTS (SELECT FROM k WHERE %6$s AND %7$s)"
-					   " AND NOT EXISTS (SELECT FROM kn k WHERE"
-					   " (%6$s OR ROW(m.source_site) IS NULL AND ROW(k.source_site) IS NULL)"
-					   " AND (%7$s OR ROW(m.site) IS NULL AND ROW(k.site) IS NULL))"
+					   " AND NOT EXISTS (SELECT FROM kn k WHERE %11$s)"
 					   " ORDER BY m.reprints DESC, m.source_site, m.site LIMIT $3::bigint)"
 					   " UNION ALL"
 					   " (SELECT k.source_site, k.site, a.reprints, a.stories, a.median_delay FROM k CROSS JOIN LATERAL"
@@ -430,7 +428,7 @@ textfp_track_report(PG_FUNCTION_ARGS)
 					   side_name(relid, owner, "_reprints"), track_pair_rows(name, st),
 					   track_eq_sql(st, "m.source_site", "k.source_site"), track_eq_sql(st, "m.site", "k.site"),
 					   track_eq_sql(st, "m.source_site", "m.site"), track_eq_sql(st, "k.source_site", "k.site"),
-					   track_eq_sql(st, "o.site", "c.site"));
+					   track_eq_sql(st, "o.site", "c.site"), track_same_pair_sql(st, "m", "k"));
 	}
 	else if (strcmp(report, "timeline") == 0)
 		sql = psprintf("SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","

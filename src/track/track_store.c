@@ -106,6 +106,20 @@ track_eq_sql(Oid type, const char *a, const char *b)
 }
 
 /*
+ * SQL: the site pairs a.source_site, a.site and b.source_site, b.site are
+ * one pair, a NULL site equal to a NULL site (as the summary's unique index
+ * sees them); type is the sites' type.
+ */
+char *
+track_same_pair_sql(Oid type, const char *a, const char *b)
+{
+	return psprintf("(%s OR ROW(%s.source_site) IS NULL AND ROW(%s.source_site) IS NULL) "
+					"AND (%s OR ROW(%s.site) IS NULL AND ROW(%s.site) IS NULL)",
+					track_eq_sql(type, psprintf("%s.source_site", a), psprintf("%s.source_site", b)), a, b,
+					track_eq_sql(type, psprintf("%s.site", a), psprintf("%s.site", b)), a, b);
+}
+
+/*
  * SQL: expr IS NULL (null) or IS NOT NULL, of the value itself: for a
  * composite type those test its fields (a composite of NULL fields IS NULL,
  * and one with a NULL field is neither), where the store's index, its

@@ -141,9 +141,7 @@ track_fold_pairs_sql(TrackConfig *c)
 	return psprintf(
 		"WITH h AS MATERIALIZED (SELECT m.source_site, m.site FROM ONLY %2$s m "
 		"WHERE NOT $1::boolean AND m.reprints >= " CppAsString2(TRACK_FOLD_HEAVY) "), "
-		"d AS (DELETE FROM ONLY %1$s p WHERE NOT EXISTS (SELECT FROM h WHERE "
-		"(%4$s OR ROW(p.source_site) IS NULL AND ROW(h.source_site) IS NULL) "
-		"AND (%5$s OR ROW(p.site) IS NULL AND ROW(h.site) IS NULL)) "
+		"d AS (DELETE FROM ONLY %1$s p WHERE NOT EXISTS (SELECT FROM h WHERE %4$s) "
 		"RETURNING p.source_site, p.site), "
 		"k AS (SELECT DISTINCT d.source_site, d.site FROM d) "
 		"INSERT INTO %2$s AS m (source_site, site, reprints, stories, median_delay) "
@@ -152,7 +150,7 @@ track_fold_pairs_sql(TrackConfig *c)
 		"ON CONFLICT (source_site, site) DO UPDATE SET reprints = excluded.reprints, stories = excluded.stories, "
 		"median_delay = excluded.median_delay",
 		c->reprint_changes_name, c->reprints_name, track_pair_rows(c->store_name, st),
-		track_eq_sql(st, "p.source_site", "h.source_site"), track_eq_sql(st, "p.site", "h.site"));
+		track_same_pair_sql(st, "p", "h"));
 }
 
 /*
