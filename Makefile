@@ -101,7 +101,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	mih mih_options index_choice \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
-	union_find cluster_table cluster_limit track track_order track_owner track_batch track_security plpgsql_decoys plpgsql_lint \
+	union_find cluster_table cluster_limit track track_order track_owner track_batch track_security track_set plpgsql_decoys plpgsql_lint \
 	operator_capture \
 	signatures excerpts
 REGRESS_OPTS = --encoding=UTF8 --no-locale
@@ -110,7 +110,7 @@ REGRESS_OPTS = --encoding=UTF8 --no-locale
 # near-duplicate trigger and of tracked tables.  make installcheck runs them
 # after REGRESS.
 ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden \
-	track_concurrent track_dedup track_inval track_rebuild track_rebuild_fast track_owner_race track_story_fold track_locks
+	track_concurrent track_dedup track_inval track_rebuild track_rebuild_fast track_owner_race track_story_fold track_locks track_set_writers
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their

@@ -2204,6 +2204,58 @@ $$;
 COMMENT ON FUNCTION textfp_registration(regclass)
 	IS 'the configuration table and the store of a tracked table (named by its trigger, checked to be textfp''s)';
 
+-- The dedup mode and scope of a registration (textfp_track, textfp_track_set):
+-- 22023 for a value they do not take.
+CREATE FUNCTION textfp_track_check_dedup(dedup text, dedup_scope text, site_column name) RETURNS void
+	LANGUAGE plpgsql IMMUTABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+BEGIN
+	IF dedup IS NULL OR dedup NOT IN ('off', 'reject', 'skip') THEN
+		RAISE EXCEPTION 'invalid dedup mode "%"', dedup
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Modes are "off", "reject" and "skip".';
+	END IF;
+	IF dedup_scope IS NULL OR dedup_scope NOT IN ('all', 'site') THEN
+		RAISE EXCEPTION 'invalid dedup scope "%"', dedup_scope
+			USING ERRCODE = 'invalid_parameter_value', HINT = 'Scopes are "all" and "site".';
+	END IF;
+	IF dedup_scope = 'site' AND site_column IS NULL THEN
+		RAISE EXCEPTION 'dedup scope "site" needs a site column' USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_check_dedup(text, text, name)
+	IS 'internal: refuses (22023) a dedup mode or scope a registration does not take';
+
+-- The lock keys of a registration of a method and threshold (the threshold
+-- checked already; textfp_track, textfp_track_set): 'blocks' or 'pairs' for
+-- SimHash, pairs up to 30 bits; none for MinHash, whose rows lock the keys of
+-- their bands.  22023 otherwise.
+CREATE FUNCTION textfp_track_check_locks(method text, threshold double precision, locks text) RETURNS void
+	LANGUAGE plpgsql IMMUTABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+BEGIN
+	IF method = 'simhash' THEN
+		IF locks IS NULL OR locks NOT IN ('blocks', 'pairs') THEN
+			RAISE EXCEPTION 'invalid locks "%"', locks
+				USING ERRCODE = 'invalid_parameter_value', HINT = 'Lock keys are "blocks" and "pairs".';
+		END IF;
+		IF locks = 'pairs' AND threshold > 30 THEN
+			RAISE EXCEPTION 'locks "pairs" takes a simhash threshold up to 30 bits, not %', threshold
+				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give locks => ''blocks''.';
+		END IF;
+	ELSIF locks IS NOT NULL THEN
+		RAISE EXCEPTION 'locks is for simhash registrations'
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = 'A minhash registration''s rows lock the keys of their LSH bands.',
+				  HINT = 'Leave locks out.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_check_locks(text, double precision, text)
+	IS 'internal: refuses (22023) lock keys a registration of this method and threshold does not take';
+
 -- Checks a registration's arguments and makes its tables and triggers
 -- (state 'building': the triggers fingerprint new rows, no links yet).
 CREATE FUNCTION textfp_track_register(tbl regclass, text_column name, key_column name, time_column name,
@@ -2377,17 +2429,7 @@ BEGIN
 	IF excerpts IS NULL THEN
 		RAISE EXCEPTION 'excerpts must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	IF dedup IS NULL OR dedup NOT IN ('off', 'reject', 'skip') THEN
-		RAISE EXCEPTION 'invalid dedup mode "%"', dedup
-			USING ERRCODE = 'invalid_parameter_value', HINT = 'Modes are "off", "reject" and "skip".';
-	END IF;
-	IF dedup_scope IS NULL OR dedup_scope NOT IN ('all', 'site') THEN
-		RAISE EXCEPTION 'invalid dedup scope "%"', dedup_scope
-			USING ERRCODE = 'invalid_parameter_value', HINT = 'Scopes are "all" and "site".';
-	END IF;
-	IF dedup_scope = 'site' AND site_column IS NULL THEN
-		RAISE EXCEPTION 'dedup scope "site" needs a site column' USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM @extschema@.textfp_track_check_dedup(dedup, dedup_scope, site_column);
 	IF method = 'simhash' THEN
 		fptype := '@extschema@.simhash64'::regtype;
 		threshold := coalesce(threshold, 10);
@@ -2407,14 +2449,7 @@ BEGIN
 		-- a third as often as single blocks (docs/stories.md); at 31 bits,
 		-- where pairs would need 33 blocks of 64 bits, on blocks
 		locks := coalesce(locks, CASE WHEN threshold <= 30 THEN 'pairs' ELSE 'blocks' END);
-		IF locks NOT IN ('blocks', 'pairs') THEN
-			RAISE EXCEPTION 'invalid locks "%"', locks
-				USING ERRCODE = 'invalid_parameter_value', HINT = 'Lock keys are "blocks" and "pairs".';
-		END IF;
-		IF locks = 'pairs' AND threshold > 30 THEN
-			RAISE EXCEPTION 'locks "pairs" takes a simhash threshold up to 30 bits, not %', threshold
-				USING ERRCODE = 'invalid_parameter_value', HINT = 'Give locks => ''blocks''.';
-		END IF;
+		PERFORM @extschema@.textfp_track_check_locks(method, threshold, locks);
 	ELSE
 		fptype := '@extschema@.minhash_sig'::regtype;
 		threshold := coalesce(threshold, 0.3);
@@ -2427,13 +2462,7 @@ BEGIN
 			RAISE EXCEPTION 'cohesion for minhash must be a Jaccard estimate from 0 to 1, not %', cohesion
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
-		-- MinHash rows lock their bands' keys: there is nothing to choose
-		IF locks IS NOT NULL THEN
-			RAISE EXCEPTION 'locks is for simhash registrations'
-				USING ERRCODE = 'invalid_parameter_value',
-					  DETAIL = 'A minhash registration''s rows lock the keys of their LSH bands.',
-					  HINT = 'Leave locks out.';
-		END IF;
+		PERFORM @extschema@.textfp_track_check_locks(method, threshold, locks);
 	END IF;
 	-- the model of a preset that weighs by one: the one given, or the
 	-- table's rows now, kept with the registration (its fingerprints depend on it)
@@ -3052,6 +3081,111 @@ $$;
 COMMENT ON FUNCTION textfp_untrack(regclass)
 	IS 'ends a table''s registration: drops its triggers, its store, its story and reprint summaries and their changes, and its configuration table';
 
+-- Changes the settings of a registration that leave its fingerprints, links
+-- and stories as they are: SimHash's lock keys (locks) and the dedup mode and
+-- scope, which say only what a later write takes and lets in (docs/stories.md,
+-- "Changing a registration").  NULL leaves a setting as it is.  The others
+-- are taken at their current values only, and refused (0A000) otherwise:
+-- every fingerprint, link and store row was made with them, so a change is
+-- textfp_untrack() and textfp_track() again.
+--
+-- Writers compute their lock keys and their dedup decision from the
+-- registration cached in their backend, read again after an invalidation
+-- (track_config.c).  A writer that took 'pairs' keys and one that takes
+-- 'blocks' keys share no key, so near rows of the two would not wait for each
+-- other and could both go in.  The table's SHARE ROW EXCLUSIVE lock waits for
+-- every writer in flight (a writer holds ROW EXCLUSIVE until its transaction
+-- ends) and keeps new ones out until the change commits; a new writer then
+-- takes its lock, which takes in the invalidation, and reads the new
+-- settings.  Two changes take turns on the same lock.
+CREATE FUNCTION textfp_track_set(tbl regclass, locks text DEFAULT NULL, dedup text DEFAULT NULL,
+	dedup_scope text DEFAULT NULL, method text DEFAULT NULL, preset text DEFAULT NULL,
+	threshold double precision DEFAULT NULL, options text[] DEFAULT NULL, idf @extschema@.idf_model DEFAULT NULL,
+	cohesion double precision DEFAULT NULL, excerpts boolean DEFAULT NULL, site_column name DEFAULT NULL)
+RETURNS void
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	cfg regclass;
+	st regclass;
+	c record;
+	v record;
+	new_locks text;
+	new_dedup text;
+	new_scope text;
+BEGIN
+	IF tbl IS NULL THEN
+		RAISE EXCEPTION 'table must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	-- the owner only (42501), before it makes writers wait
+	PERFORM @extschema@.textfp_check_owner(tbl);
+	EXECUTE format('LOCK TABLE ONLY %s IN SHARE ROW EXCLUSIVE MODE', tbl);
+	-- the table's own registration and its settings, read once the lock is
+	-- held: a change or an untrack that committed meanwhile is seen
+	cfg := @extschema@.textfp_track_own_config(tbl);
+	st := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
+	SELECT q.* INTO STRICT c
+	FROM @extschema@.textfp_track_exec(cfg, format('SELECT c.method, c.preset, c.options, c.idf, c.threshold, c.cohesion,
+		c.excerpts, c.site_column, c.locks, c.dedup, c.dedup_scope FROM ONLY %s c', cfg), '{}'::text[])
+		AS q(m text, p text, o text[], i @extschema@.idf_model, th double precision, co double precision, ex boolean,
+			 sc name, lk text, dd text, ds text);
+	-- the settings the store was made with: given, they must be the current ones
+	FOR v IN
+		SELECT x.setting, x.was, x.why FROM (VALUES
+			(1, 'method', method IS NOT NULL AND method IS DISTINCT FROM c.m, c.m, 'every fingerprint of its store was made by it'),
+			(2, 'preset', preset IS NOT NULL AND preset IS DISTINCT FROM c.p, c.p, 'every fingerprint of its store was made with it'),
+			(3, 'options', options IS NOT NULL AND options IS DISTINCT FROM c.o, c.o::text,
+			 'every fingerprint of its store was made with them'),
+			(4, 'idf', idf IS NOT NULL AND @extschema@.idf_model_digest(idf) IS DISTINCT FROM @extschema@.idf_model_digest(c.i),
+			 'of digest ' || @extschema@.idf_model_digest(c.i), 'every fingerprint of its store was weighed by it'),
+			(5, 'threshold', threshold IS NOT NULL AND threshold IS DISTINCT FROM c.th, c.th::text,
+			 'every link and story was made with it, and so were the lock keys and a MinHash store''s bands'),
+			(6, 'cohesion', cohesion IS NOT NULL AND cohesion IS DISTINCT FROM c.co, c.co::text, 'every link and story was made with it'),
+			(7, 'excerpts', excerpts IS NOT NULL AND excerpts IS DISTINCT FROM c.ex, c.ex::text,
+			 'its store keeps the winnowed fingerprints and their index by it'),
+			(8, 'site_column', site_column IS NOT NULL AND site_column IS DISTINCT FROM c.sc, quote_ident(c.sc),
+			 'its store and reprint summary keep the sites of that column'))
+			AS x(n, setting, differs, was, why)
+		WHERE x.differs
+		ORDER BY x.n LIMIT 1
+	LOOP
+		RAISE EXCEPTION 'textfp_track_set() cannot change the % of a registration', v.setting
+			USING ERRCODE = 'feature_not_supported',
+				  DETAIL = format('Table %s is tracked with %s %s: %s.', tbl, v.setting, coalesce(v.was, 'NULL'), v.why),
+				  HINT = format('textfp_untrack(%L) and CALL textfp_track(...) with the new %s register it anew (a full rebuild).',
+								tbl::text, v.setting);
+	END LOOP;
+	new_locks := coalesce(locks, c.lk);
+	new_dedup := coalesce(dedup, c.dd);
+	new_scope := coalesce(dedup_scope, c.ds);
+	-- textfp_track's checks and SQLSTATEs; locks given to a MinHash registration is 22023
+	IF locks IS NOT NULL THEN
+		PERFORM @extschema@.textfp_track_check_locks(c.m, c.th, locks);
+	END IF;
+	PERFORM @extschema@.textfp_track_check_dedup(new_dedup, new_scope, c.sc);
+	IF (new_locks, new_dedup, new_scope) IS NOT DISTINCT FROM (c.lk, c.dd, c.ds) THEN
+		RETURN;
+	END IF;
+	-- as the owner, as textfp_track_progress writes it
+	PERFORM FROM @extschema@.textfp_track_exec(cfg, format('UPDATE ONLY %s SET locks = $1, dedup = $2, dedup_scope = $3', cfg),
+		ARRAY[new_locks, new_dedup, new_scope]) AS q(x integer);
+	-- the dedup trigger, as textfp_track makes it: there while dedup is not 'off'
+	IF new_dedup <> 'off' AND NOT EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_dedup') THEN
+		EXECUTE format('CREATE TRIGGER textfp_track_dedup BEFORE INSERT OR UPDATE ON %s FOR EACH ROW
+			EXECUTE FUNCTION @extschema@.textfp_track_dedup(%L, %L)', tbl,
+			(SELECT format('%I.%I', n.nspname, r.relname) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace WHERE r.oid = cfg::oid),
+			(SELECT format('%I.%I', n.nspname, r.relname) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace WHERE r.oid = st::oid));
+	ELSIF new_dedup = 'off' AND EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_dedup') THEN
+		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
+	END IF;
+	-- every session reads the registration again at its next write
+	PERFORM @extschema@.textfp_track_invalidate(cfg);
+END
+$$;
+COMMENT ON FUNCTION textfp_track_set(regclass, text, text, text, text, text, double precision, text[], idf_model, double precision, boolean, name)
+	IS 'changes a tracked table''s lock keys (locks) and dedup mode and scope, NULL leaving one as it is, once the writers in flight have ended; refuses (0A000) a change of the settings its store was made with';
+
 -- ----- what the store says -----
 
 CREATE FUNCTION textfp_stories(tbl regclass) RETURNS TABLE (key text, story_id text)
@@ -3204,17 +3338,23 @@ $$;
 COMMENT ON FUNCTION textfp_excerpts(regclass, text, double precision, bigint[])
 	IS 'rows of a tracked table (registered with excerpts) that one row quotes or that quote it, with the share quoted';
 
--- The tracked tables the caller may see, with their state and progress.
+-- The tracked tables the caller may see (SELECT on the table), with every
+-- setting of their registrations, their state and progress: those only to a
+-- caller that may read the registration (SELECT on T_textfp_config), NULL
+-- otherwise.
 CREATE FUNCTION textfp_tracked()
-RETURNS TABLE (tbl regclass, store regclass, method text, preset text, threshold double precision, state text, phase text,
-			   done bigint, total bigint, updated_at timestamptz)
+RETURNS TABLE (tbl regclass, store regclass, text_column name, key_column name, time_column name, site_column name,
+			   method text, preset text, options text[], idf_digest text, threshold double precision,
+			   cohesion double precision, lsh_bands integer, lsh_rows integer, lsh_min_bands integer, excerpts boolean,
+			   dedup text, dedup_scope text, locks text, state text, phase text, done bigint, total bigint,
+			   registered_at timestamptz, updated_at timestamptz)
 	LANGUAGE plpgsql STABLE
 	SET search_path = pg_catalog, pg_temp
 	AS $$
 DECLARE
 	t record;
 	r record;
-	src regclass;
+	q record;
 BEGIN
 	FOR t IN
 		SELECT g.tgrelid::regclass AS tbl FROM pg_trigger g
@@ -3225,21 +3365,31 @@ BEGIN
 		SELECT * INTO r FROM @extschema@.textfp_registration(t.tbl);
 		tbl := t.tbl;
 		store := r.store;
-		method := NULL; preset := NULL; threshold := NULL; state := NULL; phase := NULL; done := NULL; total := NULL; updated_at := NULL;
+		text_column := NULL; key_column := NULL; time_column := NULL; site_column := NULL; method := NULL; preset := NULL;
+		options := NULL; idf_digest := NULL; threshold := NULL; cohesion := NULL; lsh_bands := NULL; lsh_rows := NULL;
+		lsh_min_bands := NULL; excerpts := NULL; dedup := NULL; dedup_scope := NULL; locks := NULL; state := NULL;
+		phase := NULL; done := NULL; total := NULL; registered_at := NULL; updated_at := NULL;
 		IF has_table_privilege(r.config, 'SELECT') THEN
 			-- as the registration's owner (textfp_stories)
-			SELECT q.* INTO method, preset, threshold, state, phase, done, total, updated_at, src
+			SELECT x.* INTO q
 			FROM @extschema@.textfp_track_report(r.config, 'registration'::text, '{}'::text[])
-				AS q(m text, p text, th double precision, st text, ph text, d bigint, t bigint, u timestamptz, s regclass);
+				AS x(txc name, kc name, tc name, sc name, m text, p text, o text[], i text, th double precision,
+					 co double precision, lb integer, lr integer, lm integer, ex boolean, dd text, ds text, lk text,
+					 st text, ph text, d bigint, n bigint, ra timestamptz, u timestamptz, src regclass);
 			-- a trigger not made by textfp_track() may name another table's registration
-			CONTINUE WHEN src IS DISTINCT FROM t.tbl;
+			CONTINUE WHEN q.src IS DISTINCT FROM t.tbl;
+			text_column := q.txc; key_column := q.kc; time_column := q.tc; site_column := q.sc; method := q.m;
+			preset := q.p; options := q.o; idf_digest := q.i; threshold := q.th; cohesion := q.co; lsh_bands := q.lb;
+			lsh_rows := q.lr; lsh_min_bands := q.lm; excerpts := q.ex; dedup := q.dd; dedup_scope := q.ds;
+			locks := q.lk; state := q.st; phase := q.ph; done := q.d; total := q.n; registered_at := q.ra;
+			updated_at := q.u;
 		END IF;
 		RETURN NEXT;
 	END LOOP;
 END
 $$;
 COMMENT ON FUNCTION textfp_tracked()
-	IS 'the tracked tables the caller may read, with their method, preset, threshold, state and progress (from the registration, when the caller may read it)';
+	IS 'the tracked tables the caller may read, with every setting of their registrations (columns, fingerprint, threshold, cohesion, banding, excerpts, dedup, lock keys), state and progress (from the registration, when the caller may read it)';
 
 -- textfp_stories(tbl, key type): the same, keys of the table's own type.
 CREATE FUNCTION textfp_stories(tbl regclass, key_type anyelement)

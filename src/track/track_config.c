@@ -55,9 +55,13 @@ free_config(TrackConfig *c)
 
 /*
  * Any change to the tracked table, its store or its configuration table
- * (ALTER, DROP, a new index, textfp_track_invalidate() after a state change)
- * marks the registration stale; it is read again at its next use and freed
- * when no call holds it (never inside this callback).
+ * (ALTER, DROP, a new index, textfp_track_invalidate() after a state change
+ * or textfp_track_set()) marks the registration stale; it is read again at
+ * its next use and freed when no call holds it (never inside this callback).
+ * A writer takes the invalidations in with its lock on the table, at the
+ * start of its statement, so a change made under a lock that conflicts with
+ * writers (textfp_track_set: SHARE ROW EXCLUSIVE) is seen by every writer
+ * that comes after it and by none that came before.
  */
 static void
 invalidate(Datum arg, Oid relid)
@@ -164,7 +168,8 @@ bad_value(TrackConfig *c, const char *column, const char *value, const char *all
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("the textfp registration in %s has a bad %s: %s", get_rel_name(c->config_relid), column, value),
 			 errdetail("It must be %s.", allowed),
-			 errhint("textfp_track() writes the registration; textfp_untrack() and textfp_track() again to change it.")));
+			 errhint("textfp_track() writes the registration and textfp_track_set() changes its locks, dedup and dedup_scope; "
+					 "to change the rest, textfp_untrack() and textfp_track() again.")));
 }
 
 static bool

@@ -452,8 +452,15 @@ textfp_track_report(PG_FUNCTION_ARGS)
 					   " ORDER BY 5 DESC, 2, 1", name, ktype, nsp);
 	}
 	else if (strcmp(report, "registration") == 0)
-		sql = psprintf("SELECT c.method, c.preset, c.threshold, c.state, c.phase, c.done, c.total, c.updated_at,"
-					   " c.source_table FROM ONLY %s c", name);
+	{
+		/* every setting (the model by its digest), the state and progress; textfp_tracked() */
+		const char *nsp = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
+
+		sql = psprintf("SELECT c.text_column, c.key_column, c.time_column, c.site_column, c.method, c.preset, c.options,"
+					   " %2$s.idf_model_digest(c.idf), c.threshold, c.cohesion, c.lsh_bands, c.lsh_rows, c.lsh_min_bands,"
+					   " c.excerpts, c.dedup, c.dedup_scope, c.locks, c.state, c.phase, c.done, c.total, c.registered_at,"
+					   " c.updated_at, c.source_table FROM ONLY %1$s c", name, nsp);
+	}
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -373,7 +373,7 @@ textfp_track_dedup(PG_FUNCTION_ARGS)
 								: errdetail("Key %s is at Hamming distance %d from the new row; the registration rejects distances up to %d.",
 											track_key_text(c, hit_key), (int) hit_score, (int) c->threshold))
 							 : errdetail("An existing row is a near duplicate of the new row."),
-							 errhint("Change the text, or register the table with dedup => 'off' to keep near duplicates as links in their story."),
+							 errhint("Change the text, or set the registration's dedup to 'off' (textfp_track_set) to keep near duplicates as links in their story."),
 							 errtableconstraint(t.rel, "textfp_track_dedup")));
 				}
 				if (hit >= 0 || pending_hit)

@@ -1,11 +1,13 @@
 # Dump and restore of tracked tables by their owner, a role that is not a
 # superuser: it owns a database, installs textfp there (a trusted
 # extension), registers two tables (SimHash with a site column and a bigint
-# key; MinHash with a text key, dedup => 'reject' per site and a cohesion
-# bound) and writes into them (late arrivals, edits, deletes).  pg_dump -Fc
-# as that role, pg_restore as that role into a database it creates:
+# key; MinHash with a text key and a cohesion bound), changes their settings
+# with textfp_track_set() (news to locks => 'blocks', not the default; docs
+# from dedup 'off' to 'reject' per site, which makes its dedup trigger) and
+# writes into them (late arrivals, edits, deletes).  pg_dump -Fc as that
+# role, pg_restore as that role into a database it creates:
 #
-#   - the registrations (news with locks => 'blocks', not the default), the
+#   - the registrations with the changed settings, the dedup trigger, the
 #     stores and the stories come back identical;
 #   - restoring fired no trigger on the restored rows (pg_dump loads data
 #     before it makes triggers): every store row is the dumped one, down to
@@ -55,13 +57,15 @@ INSERT INTO news VALUES
 INSERT INTO news SELECT 100 + g, 'site' || g % 4, timestamptz '2025-02-01' + g * interval '1 hour',
 	words(1 + (g % 10) * 40, 30 + (g % 10) * 40 + g % 3) FROM generate_series(1, 200) g;
 CALL textfp_track('news', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 16,
-	batch => 50, locks => 'blocks');
+	batch => 50);
+SELECT textfp_track_set('news', locks => 'blocks');
 
 CREATE TABLE docs (slug text PRIMARY KEY, region int, day date NOT NULL, body text);
 INSERT INTO docs SELECT 'doc-' || g, g % 3, date '2025-01-01' + g, words(1000 + g * 50, 1030 + g * 50)
 FROM generate_series(1, 60) g;
 CALL textfp_track('docs', 'body', 'slug', 'day', site_column => 'region', method => 'minhash', threshold => 0.5,
-	dedup => 'reject', dedup_scope => 'site', cohesion => 0.3);
+	cohesion => 0.3);
+SELECT textfp_track_set('docs', dedup => 'reject', dedup_scope => 'site');
 
 -- writes after the registration: a late arrival, near rows, an edit, a delete
 INSERT INTO news VALUES (0, 'agency', '2024-12-31 08:00', 'The council approved the new cycling lanes along the river on Monday, and construction will begin in spring.');
@@ -94,7 +98,7 @@ my %query = (
 		SELECT * FROM news_textfp_reprint_changes ORDER BY source_site, site},
 	'docs stories' => q{SELECT * FROM textfp_stories('docs') ORDER BY 1},
 	'tables' => q{SELECT * FROM news ORDER BY id; SELECT * FROM docs ORDER BY slug},
-	'tracked' => q{SELECT tbl, store, method, threshold, state FROM textfp_tracked() ORDER BY tbl::text},
+	'tracked' => q{SELECT tbl, store, method, threshold, dedup, dedup_scope, locks, state FROM textfp_tracked() ORDER BY tbl::text},
 	'triggers' => q{SELECT tgrelid::regclass, tgname, tgenabled, pg_get_triggerdef(oid) FROM pg_trigger
 		WHERE NOT tgisinternal ORDER BY tgrelid::regclass::text, tgname},
 );
@@ -111,8 +115,14 @@ for my $what (sort keys %query)
 	is(as_alice('dst', $query{$what}), $dumped{$what}, "restored: $what as dumped");
 }
 
-# The registration's lock keys came back (not the default's): a row of
-# news locks 17 blocks (pairs would be 153)
+# The settings textfp_track_set() changed came back: a row of news locks 17
+# blocks (pairs, its registration's, would be 153); docs rejects per region
+is(as_alice('src', q{SELECT string_agg(tbl::text || ':' || coalesce(locks, '-') || ':' || dedup || ':' || dedup_scope, ',' ORDER BY tbl::text)
+	FROM textfp_tracked()}), 'docs:-:reject:site,news:blocks:off:all', 'textfp_track_set() changed the settings');
+is(as_alice('dst', q{SELECT string_agg(tbl::text || ':' || coalesce(locks, '-') || ':' || dedup || ':' || dedup_scope, ',' ORDER BY tbl::text)
+	FROM textfp_tracked()}), 'docs:-:reject:site,news:blocks:off:all', 'restored: the changed settings');
+is(as_alice('dst', q{SELECT string_agg(tgname, ',' ORDER BY tgname) FROM pg_trigger WHERE tgrelid = 'docs'::regclass}),
+	'textfp_track,textfp_track_dedup,textfp_track_truncate', 'restored: the dedup trigger textfp_track_set() made');
 is(as_alice('dst', q{SELECT locks FROM news_textfp_config}), 'blocks', 'restored: news locks blocks');
 is(as_alice('dst', q{BEGIN;
 INSERT INTO news VALUES (9, 'gazette', '2025-01-05 12:00', 'A row whose keys are counted, then rolled back.');
