@@ -3108,12 +3108,15 @@ RETURNS void
 	AS $$
 DECLARE
 	cfg regclass;
-	st regclass;
 	c record;
 	v record;
 	new_locks text;
 	new_dedup text;
 	new_scope text;
+	targs bytea;
+	sep integer;
+	g record;
+	has_dedup boolean;
 BEGIN
 	IF tbl IS NULL THEN
 		RAISE EXCEPTION 'table must not be NULL' USING ERRCODE = 'null_value_not_allowed';
@@ -3124,7 +3127,6 @@ BEGIN
 	-- the table's own registration and its settings, read once the lock is
 	-- held: a change or an untrack that committed meanwhile is seen
 	cfg := @extschema@.textfp_track_own_config(tbl);
-	st := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
 	SELECT q.* INTO STRICT c
 	FROM @extschema@.textfp_track_exec(cfg, format('SELECT c.method, c.preset, c.options, c.idf, c.threshold, c.cohesion,
 		c.excerpts, c.site_column, c.locks, c.dedup, c.dedup_scope FROM ONLY %s c', cfg), '{}'::text[])
@@ -3164,19 +3166,44 @@ BEGIN
 		PERFORM @extschema@.textfp_track_check_locks(c.m, c.th, locks);
 	END IF;
 	PERFORM @extschema@.textfp_track_check_dedup(new_dedup, new_scope, c.sc);
-	IF (new_locks, new_dedup, new_scope) IS NOT DISTINCT FROM (c.lk, c.dd, c.ds) THEN
+	-- a trigger of the dedup trigger's name that is not the one textfp_track
+	-- makes, kept as it is, would leave near duplicates let in under a
+	-- registration that says it rejects them: a role with TRIGGER on the
+	-- table may make one that never fires (WHEN false, UPDATE only, another
+	-- function) or names another registration.  The one textfp_track makes:
+	-- BEFORE INSERT OR UPDATE FOR EACH ROW (tgtype 23), enabled, on every
+	-- column, of textfp_track_dedup() with the arguments of the textfp_track
+	-- trigger (the registration textfp_registration() checked).
+	targs := (SELECT k.tgargs FROM pg_trigger k WHERE k.tgrelid = tbl::oid AND k.tgname = 'textfp_track');
+	SELECT d.tgfoid, d.tgtype, d.tgenabled, d.tgqual, d.tgattr, d.tgnargs, d.tgargs, d.tgconstraint, d.tgparentid,
+		   d.tgoldtable, d.tgnewtable
+	INTO g FROM pg_trigger d WHERE d.tgrelid = tbl::oid AND d.tgname = 'textfp_track_dedup';
+	has_dedup := FOUND;
+	IF new_dedup <> 'off' AND has_dedup AND NOT coalesce(g.tgfoid = '@extschema@.textfp_track_dedup()'::regprocedure::oid
+		AND g.tgtype = 23 AND g.tgenabled = 'O' AND g.tgqual IS NULL AND cardinality(g.tgattr::smallint[]) = 0
+		AND g.tgnargs = 2 AND g.tgargs = targs AND g.tgconstraint = 0 AND g.tgparentid = 0
+		AND g.tgoldtable IS NULL AND g.tgnewtable IS NULL, false) THEN
+		RAISE EXCEPTION 'trigger "textfp_track_dedup" on table % is not textfp''s', tbl
+			USING ERRCODE = 'duplicate_object',
+				  DETAIL = 'textfp_track_set() keeps near duplicates out through the trigger textfp_track() makes under that name; this one is not it, and would not.',
+				  HINT = 'Drop that trigger (or ask the table''s owner to), then call textfp_track_set() again.';
+	END IF;
+	-- nothing to change: the settings are those given, the trigger there or not as they say
+	IF (new_locks, new_dedup, new_scope) IS NOT DISTINCT FROM (c.lk, c.dd, c.ds) AND has_dedup = (new_dedup <> 'off') THEN
 		RETURN;
 	END IF;
 	-- as the owner, as textfp_track_progress writes it
 	PERFORM FROM @extschema@.textfp_track_exec(cfg, format('UPDATE ONLY %s SET locks = $1, dedup = $2, dedup_scope = $3', cfg),
 		ARRAY[new_locks, new_dedup, new_scope]) AS q(x integer);
-	-- the dedup trigger, as textfp_track makes it: there while dedup is not 'off'
-	IF new_dedup <> 'off' AND NOT EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_dedup') THEN
+	-- the dedup trigger, as textfp_track makes it: there while dedup is not
+	-- 'off', with the textfp_track trigger's arguments
+	IF new_dedup <> 'off' AND NOT has_dedup THEN
+		sep := position('\000'::bytea IN targs);
 		EXECUTE format('CREATE TRIGGER textfp_track_dedup BEFORE INSERT OR UPDATE ON %s FOR EACH ROW
 			EXECUTE FUNCTION @extschema@.textfp_track_dedup(%L, %L)', tbl,
-			(SELECT format('%I.%I', n.nspname, r.relname) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace WHERE r.oid = cfg::oid),
-			(SELECT format('%I.%I', n.nspname, r.relname) FROM pg_class r JOIN pg_namespace n ON n.oid = r.relnamespace WHERE r.oid = st::oid));
-	ELSIF new_dedup = 'off' AND EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_dedup') THEN
+			convert_from(substr(targs, 1, sep - 1), 'UTF8'),
+			convert_from(substr(targs, sep + 1, length(targs) - sep - 1), 'UTF8'));
+	ELSIF new_dedup = 'off' AND has_dedup THEN
 		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
 	END IF;
 	-- every session reads the registration again at its next write
@@ -3362,14 +3389,25 @@ BEGIN
 		  AND has_table_privilege(g.tgrelid, 'SELECT')
 		ORDER BY 1
 	LOOP
-		SELECT * INTO r FROM @extschema@.textfp_registration(t.tbl);
+		-- a registration that fails its checks (its tables gone or not
+		-- textfp's, a trigger made by hand with arguments that are no
+		-- relation's name) is listed without its store and settings, not an
+		-- error: any role may put a textfp_track trigger on a table of its
+		-- own that others may read, and made textfp_tracked() fail for all
+		-- of them
+		BEGIN
+			SELECT * INTO r FROM @extschema@.textfp_registration(t.tbl);
+		EXCEPTION WHEN undefined_object OR undefined_table OR duplicate_table OR invalid_name OR syntax_error
+					   OR feature_not_supported OR character_not_in_repertoire THEN
+			SELECT NULL::regclass AS config, NULL::regclass AS store INTO r;
+		END;
 		tbl := t.tbl;
 		store := r.store;
 		text_column := NULL; key_column := NULL; time_column := NULL; site_column := NULL; method := NULL; preset := NULL;
 		options := NULL; idf_digest := NULL; threshold := NULL; cohesion := NULL; lsh_bands := NULL; lsh_rows := NULL;
 		lsh_min_bands := NULL; excerpts := NULL; dedup := NULL; dedup_scope := NULL; locks := NULL; state := NULL;
 		phase := NULL; done := NULL; total := NULL; registered_at := NULL; updated_at := NULL;
-		IF has_table_privilege(r.config, 'SELECT') THEN
+		IF r.config IS NOT NULL AND has_table_privilege(r.config, 'SELECT') THEN
 			-- as the registration's owner (textfp_stories)
 			SELECT x.* INTO q
 			FROM @extschema@.textfp_track_report(r.config, 'registration'::text, '{}'::text[])

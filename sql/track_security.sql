@@ -483,6 +483,51 @@ CALL textfp_track('wide_before', 'body', 'id', 'at', site_column => 'site');
 \set VERBOSITY default
 RESET ROLE;
 
+-- ===== 10. a report's call of textfp's functions on a table that is not textfp's =====
+-- textfp_track_report runs its fixed query as the owner of any plain table
+-- the caller may read, and the query calls textfp's idf_model_digest()
+-- (the registration report, lw22) or containment(), quoted_in(), quoting()
+-- and @@ (the excerpts report) on the table's columns.  On a table of the
+-- owner's with those columns of another type, an overload of that type
+-- planted in textfp's schema by a reader that may create there took the
+-- call and ran as the owner.  Those columns must be of textfp's types now
+-- (42804), before anything runs.
+SET ROLE regress_tsec_owner;
+DELETE FROM tsec.calls;
+CREATE TABLE lookalike (text_column name, key_column name, time_column name, site_column name, method text, preset text,
+	options text[], idf text, threshold float8, cohesion float8, lsh_bands int, lsh_rows int, lsh_min_bands int,
+	excerpts boolean, dedup text, dedup_scope text, locks text, state text, phase text, done bigint, total bigint,
+	registered_at timestamptz, updated_at timestamptz, source_table regclass);
+INSERT INTO lookalike (idf) VALUES ('a model?');
+CREATE TABLE quotes (key text, at timestamptz, site text, wf text);
+INSERT INTO quotes VALUES ('q1', '2025-01-01', 'herald', 'w1'), ('q2', '2025-01-02', 'herald', 'w2');
+GRANT SELECT ON lookalike, quotes TO regress_tsec_reader;
+RESET ROLE;
+GRANT CREATE ON SCHEMA public TO regress_tsec_reader;
+SET ROLE regress_tsec_reader;
+CREATE FUNCTION public.idf_model_digest(m text) RETURNS text LANGUAGE sql
+	AS $$ SELECT CASE WHEN tsec.spy('idf_model_digest(text)') THEN m END $$;
+CREATE FUNCTION public.containment(a text, b text) RETURNS float8 LANGUAGE sql
+	AS $$ SELECT CASE WHEN tsec.spy('containment(text, text)') THEN 1.0::float8 END $$;
+CREATE FUNCTION public.quoted_in(a text, m float8, n integer, x bigint[]) RETURNS text LANGUAGE sql
+	AS $$ SELECT CASE WHEN tsec.spy('quoted_in(text, ...)') THEN a END $$;
+CREATE FUNCTION public.quoting(a text, m float8, n integer, x bigint[]) RETURNS text LANGUAGE sql
+	AS $$ SELECT CASE WHEN tsec.spy('quoting(text, ...)') THEN a END $$;
+CREATE FUNCTION public.tsec_match(a text, b text) RETURNS boolean LANGUAGE sql
+	AS $$ SELECT tsec.spy('@@(text, text)') $$;
+CREATE OPERATOR public.@@ (LEFTARG = text, RIGHTARG = text, FUNCTION = public.tsec_match);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.lookalike', 'registration', '{}') AS q(a name, b name,
+	c name, d name, m text, p text, o text[], i text, th float8, co float8, lb int, lr int, lm int, ex boolean, dd text,
+	ds text, lk text, st text, ph text, dn bigint, n bigint, ra timestamptz, u timestamptz, src regclass)$$);
+SELECT pg_temp.failure($$SELECT * FROM textfp_track_report('tsec.quotes', 'excerpts', ARRAY['q1', '0.1', '{}'])
+	AS q(k text, a timestamptz, s text, how text, share float8)$$);
+RESET ROLE;
+SELECT what, who, superuser FROM tsec.calls GROUP BY 1, 2, 3 ORDER BY 1;
+DROP OPERATOR public.@@ (text, text);
+DROP FUNCTION public.idf_model_digest(text), public.containment(text, text), public.quoted_in(text, float8, integer, bigint[]),
+	public.quoting(text, float8, integer, bigint[]), public.tsec_match(text, text);
+REVOKE CREATE ON SCHEMA public FROM regress_tsec_reader;
+
 RESET search_path;
 DROP SCHEMA tsec CASCADE;
 DROP ROLE regress_tsec_owner;

@@ -189,6 +189,70 @@ SELECT state, dedup, locks FROM textfp_tracked() WHERE tbl = 'wide'::regclass;
 SELECT pg_temp.failure($$INSERT INTO wide VALUES (3, '2025-01-02', 'a building registration')$$);
 RESET ROLE;
 
+-- ===== 7. a trigger of the dedup trigger's name, made by another role =====
+-- A role with TRIGGER on the table may make a trigger named
+-- textfp_track_dedup while dedup is 'off'.  Kept as it was (lw22), it left
+-- the registration saying 'reject' and a near row let in: one that never
+-- fires, fires on UPDATE only, or names another table's registration.  Now
+-- 42710, nothing changed; the one textfp_track makes is kept (section 3).
+SET ROLE regress_tset_writer;
+CREATE TRIGGER textfp_track_dedup BEFORE INSERT OR UPDATE ON tset.news FOR EACH ROW WHEN (false)
+	EXECUTE FUNCTION textfp_track_dedup('tset.news_textfp_config', 'tset.news_textfp');
+RESET ROLE;
+SELECT pg_temp.failure($$SELECT textfp_track_set('news', dedup => 'reject')$$);
+SELECT dedup FROM news_textfp_config;
+SELECT pg_temp.failure($$INSERT INTO news SELECT 6, 'herald', '2025-01-04', body FROM texts WHERE n = 1$$);
+SELECT count(*) AS near_rows FROM news WHERE id = 6;
+DELETE FROM news WHERE id = 6;
+DROP TRIGGER textfp_track_dedup ON news;
+SET ROLE regress_tset_writer;
+CREATE TRIGGER textfp_track_dedup BEFORE UPDATE ON tset.news FOR EACH ROW
+	EXECUTE FUNCTION textfp_track_dedup('tset.news_textfp_config', 'tset.news_textfp');
+RESET ROLE;
+SELECT pg_temp.failure($$SELECT textfp_track_set('news', dedup => 'skip')$$);
+DROP TRIGGER textfp_track_dedup ON news;
+SET ROLE regress_tset_writer;
+CREATE TRIGGER textfp_track_dedup BEFORE INSERT OR UPDATE ON tset.news FOR EACH ROW
+	EXECUTE FUNCTION textfp_track_dedup('tset.docs_textfp_config', 'tset.docs_textfp');
+RESET ROLE;
+SELECT pg_temp.failure($$SELECT textfp_track_set('news', dedup => 'reject', locks => 'blocks')$$);
+SELECT locks, dedup FROM news_textfp_config;
+-- once the owner drops it, the change makes textfp's own
+DROP TRIGGER textfp_track_dedup ON news;
+SELECT textfp_track_set('news', dedup => 'reject');
+SELECT tgname, tgargs = (SELECT k.tgargs FROM pg_trigger k WHERE k.tgrelid = 'news'::regclass AND k.tgname = 'textfp_track')
+	AS args_of_the_registration
+FROM pg_trigger WHERE tgrelid = 'news'::regclass AND tgname = 'textfp_track_dedup';
+SELECT pg_temp.failure($$INSERT INTO news SELECT 6, 'herald', '2025-01-04', body FROM texts WHERE n = 1$$);
+-- the trigger gone by hand, the same settings make it again
+DROP TRIGGER textfp_track_dedup ON news;
+SELECT textfp_track_set('news', dedup => 'reject');
+SELECT pg_temp.failure($$INSERT INTO news SELECT 6, 'herald', '2025-01-04', body FROM texts WHERE n = 1$$);
+SELECT textfp_track_set('news', dedup => 'off');
+
+-- ===== 8. textfp_tracked() with another role's broken registrations =====
+-- Any role may put a textfp_track trigger on a table of its own and let
+-- everyone read the table: with arguments naming no table, a name that does
+-- not parse, or another owner's registration.  Each made textfp_tracked()
+-- fail for every role that may read that table (lw22, main too); each is
+-- listed now without its store and settings.
+CREATE SCHEMA tset_w AUTHORIZATION regress_tset_writer;
+SET ROLE regress_tset_writer;
+CREATE TABLE tset_w.gone (id int);
+CREATE TRIGGER textfp_track AFTER INSERT ON tset_w.gone FOR EACH ROW EXECUTE FUNCTION textfp_track_trigger('nowhere', 'nothing');
+CREATE TABLE tset_w.unparsed (id int);
+CREATE TRIGGER textfp_track AFTER INSERT ON tset_w.unparsed FOR EACH ROW EXECUTE FUNCTION textfp_track_trigger('"', 'a.b.c.d');
+CREATE TABLE tset_w.borrowed (id int);
+CREATE TRIGGER textfp_track AFTER INSERT ON tset_w.borrowed FOR EACH ROW
+	EXECUTE FUNCTION textfp_track_trigger('tset.news_textfp_config', 'tset.news_textfp');
+GRANT USAGE ON SCHEMA tset_w TO PUBLIC;
+GRANT SELECT ON tset_w.gone, tset_w.unparsed, tset_w.borrowed TO PUBLIC;
+RESET ROLE;
+SET ROLE regress_tset_owner;
+SELECT tbl, store, method, dedup, state FROM textfp_tracked() ORDER BY tbl::text;
+RESET ROLE;
+DROP SCHEMA tset_w CASCADE;
+
 SET ROLE regress_tset_owner;
 SELECT textfp_untrack('news');
 SELECT textfp_untrack('docs');

@@ -251,6 +251,29 @@ column_type(Oid relid, const char *name)
 	return format_type_be_qualified(get_atttype(relid, att));
 }
 
+/*
+ * Refuses (42804) a column of rel that a report passes to one of textfp's
+ * functions unless it is of exactly the type that function takes.  The
+ * report runs as rel's owner on any plain table the caller may read; a call
+ * is resolved by its arguments' types, so a column of another type (the
+ * owner's own table, not textfp's) would let an overload of that type,
+ * planted in textfp's schema by any role that may create there, take the
+ * call and run as the owner.
+ */
+static void
+require_column_type(Oid relid, const char *name, Oid type)
+{
+	AttrNumber	att = get_attnum(relid, name);
+	Oid			got = att == InvalidAttrNumber ? InvalidOid : get_atttype(relid, att);
+
+	if (got != type)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("textfp reports read only textfp's tables: column \"%s\" of relation %s is %s, not %s",
+						name, get_rel_name(relid), OidIsValid(got) ? format_type_be(got) : "missing",
+						format_type_be(type))));
+}
+
 /* The type of a store's site column. */
 static Oid
 site_type(Oid relid)
@@ -441,6 +464,8 @@ textfp_track_report(PG_FUNCTION_ARGS)
 		const char *nsp = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
 		const char *ktype = column_type(relid, "key");
 
+		/* containment(bigint[], bigint[]), quoted_in and quoting take it */
+		require_column_type(relid, "wf", INT8ARRAYOID);
 		sql = psprintf("WITH r AS (SELECT s.wf FROM ONLY %1$s s WHERE s.key = $1::%2$s AND s.wf IS NOT NULL)"
 					   " SELECT s.key::text, s.at::timestamptz, " SITE_TEXT("s") ","
 					   " 'contains'::text, %3$s.containment(s.wf, r.wf) FROM r, ONLY %1$s s"
@@ -454,7 +479,15 @@ textfp_track_report(PG_FUNCTION_ARGS)
 	else if (strcmp(report, "registration") == 0)
 	{
 		/* every setting (the model by its digest), the state and progress; textfp_tracked() */
-		const char *nsp = quote_identifier(get_namespace_name(get_func_namespace(fcinfo->flinfo->fn_oid)));
+		Oid			fnsp = get_func_namespace(fcinfo->flinfo->fn_oid);
+		const char *nsp = quote_identifier(get_namespace_name(fnsp));
+		Oid			idf_type = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid, CStringGetDatum("idf_model"),
+											   ObjectIdGetDatum(fnsp));
+
+		/* idf_model_digest(idf_model) takes it */
+		if (!OidIsValid(idf_type))
+			elog(ERROR, "type idf_model of textfp does not exist");
+		require_column_type(relid, "idf", idf_type);
 
 		sql = psprintf("SELECT c.text_column, c.key_column, c.time_column, c.site_column, c.method, c.preset, c.options,"
 					   " %2$s.idf_model_digest(c.idf), c.threshold, c.cohesion, c.lsh_bands, c.lsh_rows, c.lsh_min_bands,"
