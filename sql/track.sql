@@ -7,9 +7,6 @@
 -- that every link, story and report below can be checked by hand.
 SET client_min_messages = warning;
 SET timezone = 'UTC';
--- writers fold when 256 changes wait (the default is 1,024): folds happen
--- in these small tables
-SET textfp.track_fold_changes = 256;
 CREATE SCHEMA track_test;
 SET search_path = track_test, public;
 
@@ -671,15 +668,13 @@ SELECT count(*) AS rows, count(DISTINCT story) AS stories FROM news_textfp;
 SELECT textfp_untrack('news');
 
 -- ===== heavy site pairs =====
--- A writer folds when 256 changes wait (as set here; it looks every 256
--- rows it writes); a site pair of 1,024 links or more is recounted whole by
--- such a fold only every 16th time (its changes stay, and the report
--- recounts them): here one pair, wire -> wire, passes 1,024 links at the
--- fold after 1,280 rows, so the folds after 1,536 leave it.  A new session,
--- so that the fold counts start at 0.
+-- A writer folds every 256 rows it writes; a site pair of 1,024 links or
+-- more is recounted whole by such a fold only every 16th time (its changes
+-- stay, and the report recounts them): here one pair, wire -> wire, passes
+-- 1,024 links at the fold after 1,280 rows, so the folds after 1,536 leave
+-- it.  A new session, so that the fold counts start at 0.
 \c
 SET client_min_messages = warning;
-SET textfp.track_fold_changes = 256;
 SET search_path = track_test, public;
 CREATE TABLE heavy (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text);
 CALL textfp_track('heavy', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 31, cohesion => 64);

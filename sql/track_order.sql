@@ -16,9 +16,6 @@
 -- come in reverse time order, and unrelated texts.
 SET client_min_messages = warning;
 SET timezone = 'UTC';
--- writers fold when 16 changes wait (the default is 1,024): the reports
--- below merge a summary with changes not folded
-SET textfp.track_fold_changes = 16;
 CREATE SCHEMA track_order;
 SET search_path = track_order, public;
 

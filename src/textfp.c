@@ -49,7 +49,6 @@ _PG_init(void)
 	simhash64_cost_init();		/* the cost of the tree and GIN classes' scans */
 	cluster_init();				/* textfp.cluster_memory */
 	dedup_init();				/* textfp.dedup_max_locks */
-	track_init();				/* textfp.track_fold_changes */
 #if PG_VERSION_NUM >= 150000
 	MarkGUCPrefixReserved("textfp");
 #else

@@ -271,7 +271,6 @@ extern void simhash64_cost_init(void);
 extern int	simhash64_path_radius(struct PlannerInfo *root, struct IndexPath *path, bool *any);
 extern void cluster_init(void);
 extern void dedup_init(void);
-extern void track_init(void);
 extern int	textfp_cluster_memory;
 
 /* textfp.c */

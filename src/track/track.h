@@ -76,7 +76,6 @@ typedef enum TrackPlan
 	PLAN_FIRST,					/* the first rows in (at, key) order, at most $1 */
 	PLAN_FOLD,					/* fold the changed stories into the summary */
 	PLAN_FOLD_PAIRS,			/* fold the changed site pairs into theirs */
-	PLAN_PENDING,				/* the changed stories not folded, up to $1 */
 	PLAN_CHILDREN,				/* the keys of the rows whose source is key $1 */
 	PLAN_COUNT
 } TrackPlan;
@@ -223,7 +222,6 @@ extern void track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bo
 extern int	track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit,
 							Datum **keys, Datum **ats, Snapshot snap);
 extern uint64 track_run_fold(TrackConfig *c, bool all);
-extern int64 track_pending_changes(TrackConfig *c, int64 limit);
 extern uint64 track_run_sql(TrackConfig *c, const char *sql);
 extern double track_score(TrackConfig *c, Datum fp1, Datum fp2);
 extern bool track_within(TrackConfig *c, double score, double bound);

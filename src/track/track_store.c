@@ -807,34 +807,6 @@ track_run_fold(TrackConfig *c, bool all)
 	return n;
 }
 
-/* The stories changed and not folded, counted up to limit: a bounded read. */
-int64
-track_pending_changes(TrackConfig *c, int64 limit)
-{
-	Datum		limit_value[1] = {Int64GetDatum(limit)};
-	bool		isnull;
-	int64		n;
-
-	if (c->plans[PLAN_PENDING] == NULL)
-	{
-		Oid			limit_type[1] = {INT8OID};
-		int			level = NewGUCNestLevel();
-
-		(void) set_config_option("search_path", "pg_catalog, pg_temp", PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SAVE, true, 0, false);
-		c->plans[PLAN_PENDING] = prepare(c, psprintf("SELECT count(*) FROM (SELECT FROM ONLY %s LIMIT $1) p",
-													 c->changes_name), 1, limit_type, false);
-		AtEOXact_GUC(false, level);
-	}
-	/* not read-only: a fresh snapshot, which sees this statement's own changes */
-	run(c, PLAN_PENDING, limit_value, NULL, InvalidSnapshot, false, 1);
-	if (SPI_processed != 1)
-		elog(ERROR, "textfp_track could not count the changes of %s", c->store_name);
-	n = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	SPI_freetuptable(SPI_tuptable);
-	return isnull ? 0 : n;
-}
-
 /* How near two fingerprints are: Hamming distance, or Jaccard estimate. */
 double
 track_score(TrackConfig *c, Datum fp1, Datum fp2)

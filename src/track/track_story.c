@@ -17,9 +17,9 @@
  * whenever it runs.  A fold moves the changed stories into the summary: one
  * statement, one snapshot, deleting the changes it sees and recounting their
  * stories as of that snapshot (a write it does not see keeps its change for
- * a later fold).  Writers fold now and then (when textfp.track_fold_changes
- * changes wait, below; at READ COMMITTED only: at REPEATABLE READ an update
- * of a summary row another fold committed would raise 40001 in the writer), each
+ * a later fold).  Writers fold now and then (every TRACK_FOLD_EVERY rows a
+ * backend writes, at READ COMMITTED only: at REPEATABLE READ an update of a
+ * summary row another fold committed would raise 40001 in the writer), each
  * holding the summary's ExclusiveLock (readers go on; a second folder skips
  * its turn rather than wait); textfp_track() and textfp_rebuild() fold the
  * whole store when they finish.  Site pairs go the same way, under the same
@@ -30,28 +30,12 @@
 #include "access/xact.h"
 #include "catalog/namespace.h"
 #include "storage/lmgr.h"
-#include "utils/guc.h"
 #include "utils/lsyscache.h"
 
 #include "track.h"
 
-/*
- * A writer folds when textfp.track_fold_changes changes (stories written
- * since the last fold) wait, which it looks at every TRACK_FOLD_EVERY rows
- * it writes (or every track_fold_changes, if fewer).  A fold costs about
- * 50 ms plus the recount of each changed story and site pair (at 1.9M
- * text-like rows 59 ms for 32 rows' changes, 200 ms for 256, 740 ms for
- * 2,048): folding after every 256 rows of each backend cost 0.6 to 0.8 ms a
- * row with one writer, and with eight a fold every 32 rows, one backend
- * folding nearly all the time.  Counted over the table, a row pays for a
- * fold of track_fold_changes changes (0.45 to 0.54 ms a row at 1,024)
- * whatever the number of writers; the reports recount what is not folded
- * (2,000 changes: 30 to 125 ms a report).
- */
+/* rows a backend writes between its attempts to fold */
 #define TRACK_FOLD_EVERY 256
-#define TRACK_FOLD_CHANGES 1024
-
-static int	track_fold_changes = TRACK_FOLD_CHANGES;
 
 /*
  * A site pair of this many links or more is heavy: a writer's fold leaves its
@@ -62,18 +46,6 @@ static int	track_fold_changes = TRACK_FOLD_CHANGES;
  */
 #define TRACK_FOLD_HEAVY 1024
 #define TRACK_FOLD_HEAVY_EVERY 16
-
-void
-track_init(void)
-{
-	DefineCustomIntVariable("textfp.track_fold_changes",
-							"Sets how many changed stories of a tracked table wait before a writer folds them into its summaries.",
-							"The reports recount the stories and site pairs not folded: they are exact either way.",
-							&track_fold_changes,
-							TRACK_FOLD_CHANGES, 1, 1000000,
-							PGC_USERSET, 0,
-							NULL, NULL, NULL);
-}
 
 /* A registration's table named after its store (store || suffix), in the store's schema. */
 Oid
@@ -184,8 +156,7 @@ track_fold_pairs_sql(TrackConfig *c)
 /*
  * Before a trigger's writes, and so before its row's lock keys (near
  * writers would wait through the fold): every TRACK_FOLD_EVERY rows this
- * backend wrote, fold if textfp.track_fold_changes changes wait and no one
- * else is folding.  The changes a fold leaves
+ * backend wrote, fold if no one else is folding.  The changes a fold leaves
  * are folded by a later one; the report is exact either way.
  */
 void
@@ -194,11 +165,9 @@ track_maybe_fold(TrackConfig *c)
 	static int	written = 0;
 	static int	folds = 0;
 
-	if (++written < Min(TRACK_FOLD_EVERY, track_fold_changes) || XactIsoLevel != XACT_READ_COMMITTED)
+	if (++written < TRACK_FOLD_EVERY || XactIsoLevel != XACT_READ_COMMITTED)
 		return;
 	written = 0;
-	if (track_pending_changes(c, track_fold_changes) < track_fold_changes)
-		return;
 	if (!ConditionalLockRelationOid(c->stories_relid, ExclusiveLock))
 		return;
 	(void) track_run_fold(c, ++folds % TRACK_FOLD_HEAVY_EVERY == 0);
