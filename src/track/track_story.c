@@ -154,10 +154,9 @@ track_fold_pairs_sql(TrackConfig *c)
 }
 
 /*
- * Before a trigger's writes, and so before its row's lock keys (near
- * writers would wait through the fold): every TRACK_FOLD_EVERY rows this
- * backend wrote, fold if no one else is folding.  The changes a fold leaves
- * are folded by a later one; the report is exact either way.
+ * After a trigger's writes: every TRACK_FOLD_EVERY rows this backend wrote,
+ * fold if no one else is folding.  The changes a fold leaves are folded by
+ * a later one; the report is exact either way.
  */
 void
 track_maybe_fold(TrackConfig *c)

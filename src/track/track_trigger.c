@@ -169,9 +169,6 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 
 		if (SPI_connect() != SPI_OK_CONNECT)
 			elog(ERROR, "SPI_connect failed");
-		/* before this row's lock keys, which near writers would wait for through the fold */
-		if (TRIGGER_FIRED_FOR_ROW(td->tg_event) && c->state == TRACK_READY)
-			track_maybe_fold(c);
 		if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
 		{
 			Oid			save_userid;
@@ -250,6 +247,8 @@ textfp_track_trigger(PG_FUNCTION_ARGS)
 				track_write_site(c, row.key, row.at, row.site, row.site_null);
 			}
 		}
+		if (TRIGGER_FIRED_FOR_ROW(td->tg_event) && c->state == TRACK_READY)
+			track_maybe_fold(c);
 		SPI_finish();
 	}
 	PG_FINALLY();
