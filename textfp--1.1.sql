@@ -2176,9 +2176,9 @@ BEGIN
 				  HINT = 'CALL textfp_track(...) registers it.';
 	END IF;
 	sep := position('\000'::bytea IN arg);
-	config := to_regclass(convert_from(substr(arg, 1, sep - 1), 'UTF8'));
+	config := to_regclass(convert_from(substr(arg, 1, sep - 1), getdatabaseencoding()));
 	arg := substr(arg, sep + 1);
-	store := to_regclass(convert_from(substr(arg, 1, position('\000'::bytea IN arg) - 1), 'UTF8'));
+	store := to_regclass(convert_from(substr(arg, 1, position('\000'::bytea IN arg) - 1), getdatabaseencoding()));
 	IF config IS NULL OR store IS NULL THEN
 		RAISE EXCEPTION 'the registration tables of % are missing', tbl USING ERRCODE = 'undefined_table',
 			HINT = 'textfp_untrack() and textfp_track() register it anew.';
@@ -3201,8 +3201,8 @@ BEGIN
 		sep := position('\000'::bytea IN targs);
 		EXECUTE format('CREATE TRIGGER textfp_track_dedup BEFORE INSERT OR UPDATE ON %s FOR EACH ROW
 			EXECUTE FUNCTION @extschema@.textfp_track_dedup(%L, %L)', tbl,
-			convert_from(substr(targs, 1, sep - 1), 'UTF8'),
-			convert_from(substr(targs, sep + 1, length(targs) - sep - 1), 'UTF8'));
+			convert_from(substr(targs, 1, sep - 1), getdatabaseencoding()),
+			convert_from(substr(targs, sep + 1, length(targs) - sep - 1), getdatabaseencoding()));
 	ELSIF new_dedup = 'off' AND has_dedup THEN
 		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
 	END IF;

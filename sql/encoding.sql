@@ -22,6 +22,18 @@ SELECT simhash('µ') IS NOT NULL AS fingerprint_still_ok;
 SELECT count(*) AS en_words FROM textfp_stopwords('en');
 SELECT count(*) AS snowball_words FROM textfp_stopwords('snowball');
 SELECT count(*) FROM textfp_stopwords('zh');
+-- a tracked table whose name LATIN1 holds but ASCII does not: the
+-- registration is found through its trigger's arguments, which are in the
+-- database's encoding (they were decoded as UTF-8, and every call failed)
+SET client_min_messages = warning;
+CREATE TABLE "artículos" (id bigint PRIMARY KEY, at timestamptz NOT NULL, body text);
+CALL textfp_track('"artículos"', 'body', 'id', 'at', method => 'simhash');
+SELECT textfp_track_set('"artículos"', dedup => 'reject');
+INSERT INTO "artículos" VALUES (1, '2025-01-01', 'the storm closed the harbour bridge for two days while engineers inspect the cables');
+INSERT INTO "artículos" VALUES (2, '2025-01-02', 'the storm closed the harbour bridge for two days while engineers inspect the cables!');
+SELECT tbl, store, dedup, locks FROM textfp_tracked();
+SELECT key, story_id FROM textfp_stories('"artículos"') ORDER BY 1;
+RESET client_min_messages;
 
 \c textfp_sqlascii
 SET client_encoding = 'SQL_ASCII';
