@@ -486,7 +486,7 @@ RESET ROLE;
 -- ===== 10. a report's call of textfp's functions on a table that is not textfp's =====
 -- textfp_track_report runs its fixed query as the owner of any plain table
 -- the caller may read, and the query calls textfp's idf_model_digest()
--- (the registration report, lw22) or containment(), quoted_in(), quoting()
+-- (the registration report) or containment(), quoted_in(), quoting()
 -- and @@ (the excerpts report) on the table's columns.  On a table of the
 -- owner's with those columns of another type, an overload of that type
 -- planted in textfp's schema by a reader that may create there took the

@@ -191,7 +191,7 @@ RESET ROLE;
 
 -- ===== 7. a trigger of the dedup trigger's name, made by another role =====
 -- A role with TRIGGER on the table may make a trigger named
--- textfp_track_dedup while dedup is 'off'.  Kept as it was (lw22), it left
+-- textfp_track_dedup while dedup is 'off'.  Kept as it was (before 1.1's review), it left
 -- the registration saying 'reject' and a near row let in: one that never
 -- fires, fires on UPDATE only, or names another table's registration.  Now
 -- 42710, nothing changed; the one textfp_track makes is kept (section 3).
@@ -234,7 +234,7 @@ SELECT textfp_track_set('news', dedup => 'off');
 -- Any role may put a textfp_track trigger on a table of its own and let
 -- everyone read the table: with arguments naming no table, a name that does
 -- not parse, or another owner's registration.  Each made textfp_tracked()
--- fail for every role that may read that table (lw22, main too); each is
+-- fail for every role that may read that table (before 1.1's review); each is
 -- listed now without its store and settings.
 CREATE SCHEMA tset_w AUTHORIZATION regress_tset_writer;
 SET ROLE regress_tset_writer;
