@@ -2145,6 +2145,29 @@ $$;
 COMMENT ON FUNCTION textfp_track_check(regclass, regclass)
 	IS 'internal: checks a registration''s configuration table and store (textfp''s shape, the source''s owner, this source); returns the store';
 
+-- A trigger's arguments (pg_trigger.tgargs, each ending in a zero byte), in
+-- the database's encoding: textfp_registration() reads the registration's
+-- tables from them, textfp_track_set() gives them to the dedup trigger.
+CREATE FUNCTION textfp_track_trigger_args(args bytea) RETURNS text[]
+	LANGUAGE plpgsql STABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	out text[] := '{}'::text[];
+	sep integer;
+BEGIN
+	LOOP
+		sep := position('\000'::bytea IN args);
+		EXIT WHEN sep = 0;
+		out := out || convert_from(substr(args, 1, sep - 1), getdatabaseencoding());
+		args := substr(args, sep + 1);
+	END LOOP;
+	RETURN out;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_trigger_args(bytea)
+	IS 'internal: a trigger''s arguments (pg_trigger.tgargs) as text, in the database''s encoding';
+
 -- The registration of a table: its configuration table and store, named by
 -- its textfp_track trigger, both plain tables of the table's owner in
 -- textfp's shape with nothing a read or write could run.  Readers of the
@@ -2155,8 +2178,8 @@ CREATE FUNCTION textfp_registration(tbl regclass, OUT config regclass, OUT store
 	AS $$
 DECLARE
 	arg bytea;
+	args text[];
 	owner oid;
-	sep integer;
 	ktype regtype;
 	ttype regtype;
 	stype regtype;
@@ -2175,10 +2198,9 @@ BEGIN
 			USING ERRCODE = 'undefined_object',
 				  HINT = 'CALL textfp_track(...) registers it.';
 	END IF;
-	sep := position('\000'::bytea IN arg);
-	config := to_regclass(convert_from(substr(arg, 1, sep - 1), getdatabaseencoding()));
-	arg := substr(arg, sep + 1);
-	store := to_regclass(convert_from(substr(arg, 1, position('\000'::bytea IN arg) - 1), getdatabaseencoding()));
+	args := @extschema@.textfp_track_trigger_args(arg);
+	config := to_regclass(args[1]);
+	store := to_regclass(args[2]);
 	IF config IS NULL OR store IS NULL THEN
 		RAISE EXCEPTION 'the registration tables of % are missing', tbl USING ERRCODE = 'undefined_table',
 			HINT = 'textfp_untrack() and textfp_track() register it anew.';
@@ -3114,7 +3136,7 @@ DECLARE
 	new_dedup text;
 	new_scope text;
 	targs bytea;
-	sep integer;
+	a text[];
 	g record;
 	has_dedup boolean;
 BEGIN
@@ -3198,11 +3220,9 @@ BEGIN
 	-- the dedup trigger, as textfp_track makes it: there while dedup is not
 	-- 'off', with the textfp_track trigger's arguments
 	IF new_dedup <> 'off' AND NOT has_dedup THEN
-		sep := position('\000'::bytea IN targs);
+		a := @extschema@.textfp_track_trigger_args(targs);
 		EXECUTE format('CREATE TRIGGER textfp_track_dedup BEFORE INSERT OR UPDATE ON %s FOR EACH ROW
-			EXECUTE FUNCTION @extschema@.textfp_track_dedup(%L, %L)', tbl,
-			convert_from(substr(targs, 1, sep - 1), getdatabaseencoding()),
-			convert_from(substr(targs, sep + 1, length(targs) - sep - 1), getdatabaseencoding()));
+			EXECUTE FUNCTION @extschema@.textfp_track_dedup(%L, %L)', tbl, a[1], a[2]);
 	ELSIF new_dedup = 'off' AND has_dedup THEN
 		EXECUTE format('DROP TRIGGER textfp_track_dedup ON %s', tbl);
 	END IF;
