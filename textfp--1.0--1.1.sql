@@ -2393,8 +2393,10 @@ BEGIN
 	IF tbl IS NULL THEN
 		RAISE EXCEPTION 'table must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	-- the owner only (42501), before it makes writers wait
+	-- the owner only (42501), and a tracked table (42704), before it makes
+	-- writers wait
 	PERFORM @extschema@.textfp_check_owner(tbl);
+	PERFORM @extschema@.textfp_track_own_config(tbl);
 	EXECUTE format('LOCK TABLE ONLY %s IN SHARE ROW EXCLUSIVE MODE', tbl);
 	-- the table's own registration and its settings, read once the lock is
 	-- held: a change or an untrack that committed meanwhile is seen
