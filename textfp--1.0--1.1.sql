@@ -2080,6 +2080,20 @@ $$;
 COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, double precision, text, text, text[], idf_model, double precision, boolean, integer, text)
 	IS 'registers a table: its fingerprints, links and stories kept in <table>_textfp by triggers; fills and links the rows it has, committing as it goes';
 
+-- The long calls' NOTICEs: one each time the rows done pass another tenth
+-- of the rows expected (1,000 lines at 1M rows with a NOTICE a batch drowned
+-- them); the progress row is written every batch.  The expected count is an
+-- estimate: past it, one a batch.
+CREATE FUNCTION textfp_track_tenth(done bigint, total bigint) RETURNS integer
+	LANGUAGE sql IMMUTABLE STRICT
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT CASE WHEN done >= total THEN 10 + least(done - total, 1000000000)::integer
+		ELSE (done * 10 / greatest(total, 1))::integer END
+$$;
+COMMENT ON FUNCTION textfp_track_tenth(bigint, bigint)
+	IS 'internal: how many tenths of the expected rows a long call has done, when its progress NOTICEs are due';
+
 -- Fingerprints every row of the table without a store row, committing each
 -- batch (the rows the triggers wrote meanwhile are left as they are).
 CREATE PROCEDURE textfp_track_fill_all(config regclass, batch integer)
@@ -2088,6 +2102,7 @@ CREATE PROCEDURE textfp_track_fill_all(config regclass, batch integer)
 DECLARE
 	total bigint := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
 	done bigint := 0::pg_catalog.int8;
+	told integer := 0::pg_catalog.int4;
 	k text;
 	n integer;
 BEGIN
@@ -2100,7 +2115,10 @@ BEGIN
 		PERFORM @extschema@.textfp_track_progress(config, NULL::pg_catalog.text, 'fingerprints'::pg_catalog.text, done, total);
 		COMMIT;
 		EXIT WHEN n OPERATOR(pg_catalog.<) batch;
-		RAISE NOTICE 'textfp: % of about % rows fingerprinted', done, total;
+		IF @extschema@.textfp_track_tenth(done, total) OPERATOR(pg_catalog.>) told THEN
+			told := @extschema@.textfp_track_tenth(done, total);
+			RAISE NOTICE 'textfp: % of about % rows fingerprinted', done, total;
+		END IF;
 	END LOOP;
 	RAISE NOTICE 'textfp: % rows fingerprinted; linking them in time order', done;
 END
@@ -2119,6 +2137,7 @@ DECLARE
 	total bigint;
 	done bigint := 0::pg_catalog.int8;
 	changed bigint := 0::pg_catalog.int8;
+	told integer := 0::pg_catalog.int4;
 	k text;
 	a text;
 	n integer;
@@ -2150,7 +2169,10 @@ BEGIN
 		PERFORM @extschema@.textfp_track_progress(config, NULL::pg_catalog.text, 'links'::pg_catalog.text, done, total);
 		COMMIT;
 		EXIT WHEN n OPERATOR(pg_catalog.=) 0::pg_catalog.int4;
-		RAISE NOTICE 'textfp: % of about % rows linked', done, total;
+		IF @extschema@.textfp_track_tenth(done, total) OPERATOR(pg_catalog.>) told THEN
+			told := @extschema@.textfp_track_tenth(done, total);
+			RAISE NOTICE 'textfp: % of about % rows linked', done, total;
+		END IF;
 	END LOOP;
 	-- the story summary from the store, whole
 	PERFORM @extschema@.textfp_track_fold(config, true);
