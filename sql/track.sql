@@ -62,6 +62,10 @@ SET client_min_messages = notice;
 -- cohesion section shows the default, the threshold
 CALL textfp_track('news', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, cohesion => 64, batch => 3);
 SET client_min_messages = warning;
+-- its NOTICEs: one each time the rows done pass another tenth of the rows
+-- expected (above: 3 of 8 and 6 of 8), one a batch past the estimate
+SELECT d, textfp_track_tenth(d, 8) FROM unnest('{0,1,3,6,7,8,11,14}'::bigint[]) d;
+SELECT textfp_track_tenth(999, 1000000), textfp_track_tenth(100000, 1000000), textfp_track_tenth(9999999999, 0);
 -- what it made: two tables of the table's owner, three triggers
 SELECT c.relname, c.relkind, pg_get_userbyid(c.relowner) = current_user AS owners
 FROM pg_class c WHERE c.relnamespace = 'track_test'::regnamespace AND c.relname LIKE 'news%' AND c.relkind = 'r' ORDER BY 1;
