@@ -2414,14 +2414,15 @@ BEGIN
 		RAISE EXCEPTION 'options must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 	-- a preset, or options: by default the method's preset for stories
-	-- (docs/stories.md: simhash_v2 keeps unrelated Chinese texts apart)
+	-- (docs/stories.md: simhash_v2 keeps unrelated Chinese texts apart, minhash_v3
+	-- keeps lookups short at a million rows)
 	IF preset IS NOT NULL AND cardinality(options) > 0 THEN
 		RAISE EXCEPTION 'a registration takes a preset or options, not both'
 			USING ERRCODE = 'invalid_parameter_value',
 				  DETAIL = 'A preset fixes every option of the pipeline.';
 	END IF;
 	IF preset IS NULL AND cardinality(options) = 0 THEN
-		preset := CASE method WHEN 'simhash' THEN 'simhash_v2' ELSE 'minhash_v2' END;
+		preset := CASE method WHEN 'simhash' THEN 'simhash_v2' ELSE 'minhash_v3' END;
 	END IF;
 	IF preset IS NOT NULL THEN
 		SELECT p.method, p.threshold, p.options ->> 'idf' = 'model' INTO pmethod, pthreshold, needs_idf

@@ -218,7 +218,7 @@ CALL public.textfp_track(tbl => 'notes_opt'::regclass, text_column => 'body'::na
 INSERT INTO notes SELECT 41, published, body FROM notes WHERE id = 4;
 INSERT INTO notes_opt SELECT 41, published, body FROM notes WHERE id = 4;
 CALL public.textfp_rebuild(tbl => 'notes_sh'::regclass, batch => 1000::integer);
-SELECT count(*) FILTER (WHERE s.fp IS NOT DISTINCT FROM public.minhash(n.body::text, preset => 'minhash_v2'::public.textfp_preset)) AS notes_fp_ok,
+SELECT count(*) FILTER (WHERE s.fp IS NOT DISTINCT FROM public.minhash(n.body::text, preset => 'minhash_v3'::public.textfp_preset)) AS notes_fp_ok,
 	count(*) AS notes_rows
 FROM notes_textfp s JOIN notes n ON n.id = s.key;
 SELECT count(*) FILTER (WHERE s.fp IS NOT DISTINCT FROM public.simhash(n.body::text, preset => 'simhash_v2'::public.textfp_preset)) AS notes_sh_fp_ok,

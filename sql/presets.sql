@@ -38,6 +38,10 @@ SELECT id, kind, split_part(sig::text, ':', 4) AS pipe,
        left(split_part(sig::text, ':', 5), 32) AS first_values,
        right(sig::text, 8) AS last_value, length(split_part(sig::text, ':', 5)) / 8 AS k
 FROM (SELECT id, kind, minhash(body, preset => 'minhash_v2') AS sig FROM pr_texts) s ORDER BY id;
+SELECT id, kind, split_part(sig::text, ':', 4) AS pipe,
+       left(split_part(sig::text, ':', 5), 32) AS first_values,
+       right(sig::text, 8) AS last_value, length(split_part(sig::text, ':', 5)) / 8 AS k
+FROM (SELECT id, kind, minhash(body, preset => 'minhash_v3') AS sig FROM pr_texts) s ORDER BY id;
 
 -- each preset is the call textfp_presets() spells out (the table, its listing
 -- and the option parser agree)
@@ -67,7 +71,9 @@ SELECT bool_and(simhash_features(body, preset => 'simhash_idf_v1')
        bool_and(simhash_features(body, preset => 'simhash_v2')
                 = simhash_features(body, ngram => 2, chinese => 'mainland')) AS v2_features,
        bool_and(shingles(body, preset => 'minhash_v2')
-                = shingles(body, 'mainland', ngram => 1, shingle => 2, stopwords => 'zh+snowball')) AS minhash_v2_shingles
+                = shingles(body, 'mainland', ngram => 1, shingle => 2, stopwords => 'zh+snowball')) AS minhash_v2_shingles,
+       bool_and(shingles(body, preset => 'minhash_v3')
+                = shingles(body, 'mainland', ngram => 1, shingle => 3, stopwords => 'zh+snowball')) AS minhash_v3_shingles
 FROM pr_texts;
 -- Taiwan wording meets its mainland counterpart under the presets, not without them
 SELECT round(jaccard(minhash(t.body, preset => 'minhash_v1'), minhash(c.body, preset => 'minhash_v1'))::numeric, 3) AS preset_j,
@@ -75,6 +81,7 @@ SELECT round(jaccard(minhash(t.body, preset => 'minhash_v1'), minhash(c.body, pr
        simhash(t.body, preset => 'simhash_v1') <~> simhash(c.body, preset => 'simhash_v1') AS preset_d,
        simhash(t.body) <~> simhash(c.body) AS defaults_d,
        round(jaccard(minhash(t.body, preset => 'minhash_v2'), minhash(c.body, preset => 'minhash_v2'))::numeric, 3) AS v2_j,
+       round(jaccard(minhash(t.body, preset => 'minhash_v3'), minhash(c.body, preset => 'minhash_v3'))::numeric, 3) AS v3_j,
        simhash(t.body, preset => 'simhash_v2') <~> simhash(c.body, preset => 'simhash_v2') AS v2_d
 FROM pr_texts t, pr_texts c WHERE t.id = 3 AND c.id = 4;
 
@@ -105,7 +112,7 @@ SELECT simhash('some text', preset => NULL) IS NULL AS strict;
 
 -- the type: the name in text and binary form, the frozen number inside
 SELECT p, p::text, pg_column_size(p)
-FROM (VALUES ('simhash_idf_v1'::textfp_preset), ('simhash_v1'), ('minhash_v1'), ('simhash_v2'), ('minhash_v2')) v(p);
+FROM (VALUES ('simhash_idf_v1'::textfp_preset), ('simhash_v1'), ('minhash_v1'), ('simhash_v2'), ('minhash_v2'), ('minhash_v3')) v(p);
 SELECT textfp_preset_send('minhash_v1') = convert_to('minhash_v1', 'UTF8') AS send_is_name;
 CREATE TABLE pr_bin (p textfp_preset);
 SELECT current_setting('data_directory') || '/textfp_preset.bin' AS bin_path \gset

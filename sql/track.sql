@@ -274,13 +274,14 @@ SELECT s.fp = simhash(n.body, 'null', ngram => 3, seed => 7) AS trigger_fp_ok FR
 SELECT textfp_untrack('news_o');
 
 -- ===== presets =====
--- no method, preset or options: minhash_v2 (word and character pairs) at its
--- threshold, 0.3125, with the banding textfp_track_banding gives it
+-- no method, preset or options: minhash_v3 (runs of three words or
+-- characters) at its threshold, 0.2890625, with the banding textfp_track_banding
+-- gives it
 CREATE TABLE pre (id int PRIMARY KEY, at date NOT NULL, body text);
 INSERT INTO pre SELECT n, date '2025-01-01' + n, body FROM texts;
 CALL textfp_track('pre', 'body', 'id', 'at');
 SELECT method, preset, options, threshold, lsh_bands, lsh_rows, lsh_min_bands, idf IS NULL AS no_model FROM pre_textfp_config;
-SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v2')) AS as_the_preset_gives, count(*) AS fingerprints
+SELECT count(*) FILTER (WHERE s.fp = minhash(p.body, preset => 'minhash_v3')) AS as_the_preset_gives, count(*) AS fingerprints
 FROM pre_textfp s JOIN pre p ON p.id = s.key;
 SELECT textfp_untrack('pre');
 -- method => 'simhash' alone: simhash_v2 at its threshold (11), Chinese by
@@ -519,7 +520,8 @@ UNION ALL SELECT 'lk_default', threshold, locks FROM lk_default_textfp_config
 UNION ALL SELECT 'lk_wide', threshold, locks FROM lk_wide_textfp_config
 UNION ALL SELECT 'lk_minhash', threshold, locks FROM lk_minhash_textfp_config;
 -- the keys one insert holds till its transaction ends: 66 pairs of 12
--- blocks, 11 blocks, 78 pairs of 13 at 11 bits, 32 blocks at 31, 39 bands
+-- blocks, 11 blocks, 78 pairs of 13 at 11 bits, 32 blocks at 31, 40 bands
+-- (44 less the 5 - 1 a near row need not share)
 CREATE FUNCTION pg_temp.keys_of(tbl text) RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN
 	EXECUTE format('INSERT INTO %I VALUES (1, now(), %L)', tbl, (SELECT body FROM texts WHERE n = 1));

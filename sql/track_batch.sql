@@ -43,8 +43,8 @@ CREATE TABLE few (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
 INSERT INTO few SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute', (SELECT body FROM many WHERE id = i) FROM generate_series(1, 30) i;
 CALL textfp_track('few', 'body', 'id', 'at', method => 'minhash');
 CALL textfp_rebuild('few');
--- MinHash at the registration's defaults (minhash_v2, 0.3125, 44 bands of
--- one, at least 6 equal): links at the threshold's margin, and exact copies
+-- MinHash at the registration's defaults (minhash_v3, 0.2890625, 44 bands of
+-- one, at least 5 equal): links at the threshold's margin, and exact copies
 -- at the same time as their originals (ties decided by the key).  The
 -- in-memory pass gives the batches' links: each run from a store without
 -- links.  A signature and its band tables take about 1 KB a row: 3,060 rows

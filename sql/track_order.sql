@@ -224,10 +224,13 @@ BEGIN
 	END IF;
 END
 $$;
--- the CALL that registers a table of a config
+-- the CALL that registers a table of a config; MinHash with minhash_v2,
+-- the pairs the fixture's edits and thresholds were made for (the rule, not
+-- the fingerprint, is what this file tests)
 CREATE FUNCTION pg_temp.track(c configs, tbl text) RETURNS text LANGUAGE sql AS $$
-	SELECT format('CALL textfp_track(%L, ''body'', %L, ''at'', site_column => ''site'', method => %L, threshold => %s, cohesion => %s)',
-		tbl, CASE WHEN c.text_key THEN 'k' ELSE 'id' END, c.method, c.threshold, coalesce(c.cohesion::text, 'NULL'))
+	SELECT format('CALL textfp_track(%L, ''body'', %L, ''at'', site_column => ''site'', method => %L, threshold => %s, cohesion => %s%s)',
+		tbl, CASE WHEN c.text_key THEN 'k' ELSE 'id' END, c.method, c.threshold, coalesce(c.cohesion::text, 'NULL'),
+		CASE WHEN c.method = 'minhash' THEN ', preset => ''minhash_v2''' ELSE '' END)
 $$;
 
 -- the from-scratch registrations: every row there before textfp_track()

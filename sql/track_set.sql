@@ -118,7 +118,7 @@ SELECT pg_temp.failure($$INSERT INTO docs SELECT 'again', '2025-02-01', body FRO
 -- NULLs leave every setting as it is; the settings the store was made with
 -- are taken at their current values
 SELECT textfp_track_set('docs');
-SELECT textfp_track_set('docs', method => 'minhash', preset => 'minhash_v2', options => '{}', threshold => 0.5,
+SELECT textfp_track_set('docs', method => 'minhash', preset => 'minhash_v3', options => '{}', threshold => 0.5,
 	cohesion => 0.4, excerpts => true);
 SELECT textfp_track_set('weighed', idf => (SELECT idf FROM weighed_textfp_config), locks => 'pairs');
 SELECT textfp_track_set('wide', options => '{shingle=2}', threshold => 31, site_column => NULL);

@@ -199,12 +199,12 @@ reject(Lookup *l, const Match *w)
 	/* the score only with the key: alone, it would measure a hidden row */
 			 !w->found
 			 ? (c->minhash
-				? errdetail("An existing row is a near duplicate of the new row; the trigger rejects Jaccard estimates of %g and above.",
+				? errdetail("An existing row is a near duplicate of the new row; the trigger rejects Jaccard estimates of %.15g and above.",
 							c->jaccard)
 				: errdetail("An existing row is a near duplicate of the new row; the trigger rejects distances up to %d.",
 							c->radius))
 			 : c->minhash
-			 ? errdetail("%s has Jaccard estimate %g with the new row; the trigger rejects %g and above.",
+			 ? errdetail("%s has Jaccard estimate %.15g with the new row; the trigger rejects %.15g and above.",
 						 key_phrase(c, desc, w, NULL), w->score, c->jaccard)
 			 : errdetail("%s is at Hamming distance %d from the new row; the trigger rejects distances up to %d.",
 						 key_phrase(c, desc, w, NULL), (int) w->score, c->radius),

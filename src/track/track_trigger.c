@@ -367,7 +367,7 @@ textfp_track_dedup(PG_FUNCTION_ARGS)
 									RelationGetRelationName(t.rel)),
 							 may_read
 							 ? (c->minhash
-								? errdetail("Key %s has Jaccard estimate %g with the new row; the registration rejects %g and above.",
+								? errdetail("Key %s has Jaccard estimate %.15g with the new row; the registration rejects %.15g and above.",
 											track_key_text(c, hit_key), hit_score, c->threshold)
 								: errdetail("Key %s is at Hamming distance %d from the new row; the registration rejects distances up to %d.",
 											track_key_text(c, hit_key), (int) hit_score, (int) c->threshold))

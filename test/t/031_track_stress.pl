@@ -159,7 +159,7 @@ for my $method ('simhash', 'minhash')
 	  ? "hamming_distance(a.fp, b.fp) <= $threshold"
 	  : "a.fp OPERATOR(\@\@) lsh_query(b.fp, 44, 1, (SELECT lsh_min_bands FROM guarded_textfp_config)) AND a.fp <@ jaccard_ball(b.fp, $threshold)";
 	# the registrations' default presets
-	my $fp = $method eq 'simhash' ? "simhash(t.body, preset => 'simhash_v2')" : "minhash(t.body, preset => 'minhash_v2')";
+	my $fp = $method eq 'simhash' ? "simhash(t.body, preset => 'simhash_v2')" : "minhash(t.body, preset => 'minhash_v3')";
 	for my $level ('read committed', 'repeatable read')
 	{
 		my $run = "$method, $level";
