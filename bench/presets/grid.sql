@@ -3,8 +3,8 @@
 -- SimHash: chinese none / mainland, stopwords builtin / zh+snowball / none, weighting tf /
 -- sublinear, ngram 1 / 2, with and without an IDF model of the collection (shingle 1: pairs of
 -- tokens scored lower for SimHash in bench/quality).  MinHash: chinese none / mainland,
--- stopwords builtin / zh+snowball / none, ngram 1 / 2, shingle 1 / 2 / 3, k 128.  A second
--- part, written after a first pass over those, tries k 256 on the seven best MinHash sets (and on
+-- stopwords builtin / zh+snowball / none, ngram 1 / 2, shingle 1 / 2 / 3, k 128 (and shingle 4 and 5
+-- with minhash_v2's other options, issue 21).  A second part, written after a first pass over those, tries k 256 on the seven best MinHash sets (and on
 -- two candidates for a successor to minhash_v1, bench/stories/RESULTS.md) and
 -- binary weights, numbers and keywords around the best SimHash set; a third adds the presets
 -- themselves; a fourth, candidates for a model-free registration preset (bench/boilerplate/
@@ -46,6 +46,16 @@ SELECT format('minhash k=128 ngram=2 shingle=%s stopwords=none chinese=none simp
 	format('minhash(%%1$s, %L, shingle => %s, simplify => true)', 'null', sh), NULL,
 	jsonb_build_object('k', 128, 'ngram', 2, 'shingle', sh, 'stopwords', 'none', 'simplify', true, 'chinese', 'none')
 FROM unnest(ARRAY[1, 2]) sh
+ON CONFLICT (name) DO NOTHING;
+
+-- Shingles of four and five tokens with minhash_v2's other options (issue 21: rarer features, fewer
+-- unrelated pairs near the threshold; bench/stories/RESULTS.md, "Rarer features").
+INSERT INTO cfg
+SELECT format('minhash k=128 ngram=%s shingle=%s stopwords=%s chinese=mainland', n, sh, st), 'minhash', 128,
+	format('minhash(%%1$s, %L, k => 128, ngram => %s, shingle => %s, stopwords => %L, simplify => false, chinese => %L)',
+		'null', n, sh, st, 'mainland'),
+	NULL, jsonb_build_object('k', 128, 'ngram', n, 'shingle', sh, 'stopwords', st, 'simplify', false, 'chinese', 'mainland')
+FROM (VALUES (1, 4, 'zh+snowball'), (1, 5, 'zh+snowball')) g(n, sh, st)
 ON CONFLICT (name) DO NOTHING;
 
 -- Second pass, around the best of the first (docs/quality.md, "1.1: presets"): k 256 for

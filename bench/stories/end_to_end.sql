@@ -17,7 +17,7 @@
 -- A candidate MinHash fingerprint instead of the preset (bench/stories/README.md, "Candidates"): psql variables
 -- mh_options (textfp_track's options, a text[] literal such as '{ngram=2,shingle=1,stopwords=zh+snowball,
 -- chinese=mainland}') and mh_threshold (its Jaccard threshold) register mh with options => :mh_options,
--- threshold => :mh_threshold, and leave sh and shi out.
+-- threshold => :mh_threshold, and leave sh and shi out; mh_cohesion, if set, adds cohesion => :mh_cohesion.
 --
 -- Also cluster_table(store, 'key', 'fp', threshold, mode) on each store's fingerprints, components and star
 -- (names mh/components, mh/star, ...), scored the same way.
@@ -71,8 +71,13 @@ $$;
 SELECT pg_temp.e2e_table(:'t_mh');
 \if :candidate
 \timing on
+\if :{?mh_cohesion}
+CALL textfp_track(:'t_mh', text_column => 'txt', key_column => 'key', time_column => 'released',
+	options => :'mh_options', threshold => :mh_threshold, cohesion => :mh_cohesion);
+\else
 CALL textfp_track(:'t_mh', text_column => 'txt', key_column => 'key', time_column => 'released',
 	options => :'mh_options', threshold => :mh_threshold);
+\endif
 \timing off
 INSERT INTO e2e_story SELECT :'corpus', 'mh', s.key::bigint, s.story_id::bigint FROM textfp_stories(:'t_mh') s;
 \else

@@ -25,6 +25,12 @@ constraint, not a score).  Each choice is scored on the other half, on the whole
   python3 bench/stories/heldout.py --dir DIR [--families FDIR] [--seeds 1,2,...] [--tsv out.tsv] > report.md
 
 DIR (and FDIR) hold pairs.sql's <set>.texts.tsv, <set>.pairs.tsv, <set>.minbands.tsv (candidates.sh's DIR/NAME).
+
+Another fingerprint than minhash_v2's (a candidate of bench/stories/README.md, "Candidates"): --thresholds LO,HI
+(of 128) is the grid's range, for a fingerprint whose pairs sit lower (shingles of three tokens: every J is
+lower); --baseline BDIR scores the reference setting (--ref of 128, cohesion = t; default minhash_v2's 40) on
+BDIR's pairs of the same texts (minhash_v2's candidates.sh directory), so that the candidate's choice is
+compared with the preset on the same held-out half, and the families constraint is the preset's own ARI.
 """
 import argparse
 import collections
@@ -37,7 +43,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simulate  # noqa: E402
 
 K = 128
-PRESET_M = 40                       # minhash_v2: 40 of 128 positions, J >= 0.3125
+PRESET_M = 40                       # minhash_v2: 40 of 128 positions, J >= 0.3125 (--ref)
+M_LO, M_HI = 36, 54                 # the thresholds tried, of 128 (--thresholds)
 MODE = {'t': 't', 'tc': 't, cohesion', 'tfam': 't; families >= preset', 'fam': 't, cohesion; families >= preset'}
 
 
@@ -147,10 +154,10 @@ def split(c, unit, seed):
 
 
 def grid(cmin, cmax):
-    """(m, c) settings: thresholds 36..54 of 128, cohesion off, and cmin..cmax of 128 around each (not
+    """(m, c) settings: thresholds M_LO..M_HI of 128, cohesion off, and cmin..cmax of 128 around each (not
     below J 0.1: pairs.sql exports no pair further, so a cohesion check could not see the original)."""
     out = []
-    for m in range(36, 55):
+    for m in range(M_LO, M_HI + 1):
         out.append((m, 0.0))
         for cm in range(max(m + cmin, 13), m + cmax + 1):
             out.append((m, cm / K))
@@ -180,10 +187,26 @@ def main():
     ap.add_argument('--block', type=int, default=10, help='sections per unit of the info and reference manuals')
     ap.add_argument('--cohesion', default='-16,8', help='cohesion from t+A to t+B in 1/128 (default -16,8)')
     ap.add_argument('--tsv', help='every (seed, half, m, c, ARI) here')
+    ap.add_argument('--thresholds', default='36,54', help='the thresholds tried, LO,HI of 128 (default 36,54)')
+    ap.add_argument('--ref', type=int, default=40, help='the reference threshold of 128, cohesion = t (default 40: '
+                                                        'minhash_v2)')
+    ap.add_argument('--baseline', help="the reference setting's pairs (another candidates.sh directory of the same "
+                                       'texts, e.g. minhash_v2\'s); default --dir and --families themselves')
     args = ap.parse_args()
+    global PRESET_M, M_LO, M_HI
+    PRESET_M = args.ref
+    M_LO, M_HI = (int(x) for x in args.thresholds.split(','))
     cmin, cmax = (int(x) for x in args.cohesion.split(','))
     lin = Corpus(args.dir, 'lineages')
     fam = Corpus(args.families, 'quality') if args.families else None
+    base_lin, base_fam = lin, fam
+    if args.baseline:
+        base_lin = Corpus(args.baseline, 'lineages')
+        base_fam = Corpus(args.baseline, 'quality') if fam else None
+        if base_lin.texts != lin.texts or (fam and base_fam.texts != fam.texts):
+            sys.exit('heldout.py: --baseline holds other texts')
+    ref_c = PRESET_M / K
+    ref_name = f'{ref_c:g}' + (' (baseline)' if args.baseline else '')
     unit = units(lin, args.block)
     settings = grid(cmin, cmax)
     whole_cache, fam_cache = {}, {}
@@ -207,16 +230,22 @@ def main():
     # the ways of choosing: the threshold alone (cohesion = t), both knobs, and each among the settings that
     # keep bench/quality's families at least at the preset's ARI (a constraint, not a score)
     modes = ['t', 'tc'] + (['tfam', 'fam'] if fam else [])
-    fam0 = families(PRESET_M, PRESET_M / K)['ari'] if fam else None
+    # the reference setting, on the baseline's pairs (the candidate's own without --baseline)
+    f0 = base_fam.ari(base_fam.stories(PRESET_M, ref_c)) if fam else None
+    fam0 = f0['ari'] if fam else None
+    w0 = base_lin.ari(base_lin.stories(PRESET_M, ref_c))['ari']
 
     def allowed(m, c):
         return families(m, c)['ari'] >= fam0 - 1e-9
     rows = []
     curves = {}
+    fixed = collections.defaultdict(list)   # (m, c) -> ARI minus the reference's, on every half of every seed
     for seed in seeds:
         halves = split(lin, unit, seed)
         scored = {}
+        ref_held = {}
         for h, members in enumerate(halves):
+            ref_held[h] = base_lin.ari(base_lin.stories(PRESET_M, ref_c, members), members)['ari']
             res = []
             for m, c in settings:
                 s = lin.ari(lin.stories(m, c, members), members)
@@ -225,6 +254,9 @@ def main():
                     tsv.write(f"{seed}\t{'AB'[h]}\t{m}\t{m / K:g}\t{c:g}\t{s['texts']}\t{s['lineages']}\t"
                               f"{s['ari']:.6f}\t{s['precision']:.6f}\t{s['recall']:.6f}\n")
             scored[h] = res
+        for h in (0, 1):
+            for m, c, a in scored[h]:
+                fixed[(m, c)].append(a - ref_held[h])
         if seed == seeds[0]:
             curves = {h: {(m, c): a for m, c, a in scored[h]} for h in (0, 1)}
             desc = [(len(halves[h]), len({lin.truth[r] for r in halves[h]}),
@@ -232,6 +264,7 @@ def main():
         for tune in (0, 1):
             held = 1 - tune
             ref = {(m, c): a for m, c, a in scored[held]}
+            ref[(PRESET_M, ref_c)] = ref_held[held]
             for joint in modes:
                 m, c, a_tune = pick(scored[tune], joint in ('tc', 'fam'), allowed if 'fam' in joint else None)
                 rows.append(dict(seed=seed, tune='AB'[tune], joint=joint, m=m, c=c, tune_ari=a_tune,
@@ -240,18 +273,17 @@ def main():
         tsv.close()
 
     print(f'<!-- {lin.n} texts; units {len(set(unit.values()))}; seeds {args.seeds}; block {args.block}; '
-          f'cohesion t{cmin:+d}..t{cmax:+d} of 128 and off -->')
+          f'cohesion t{cmin:+d}..t{cmax:+d} of 128 and off; thresholds {M_LO}..{M_HI} of 128; reference '
+          f'{ref_name} -->')
     print('\n| half (seed %d) | texts | lineages | by set |' % seeds[0])
     print('|---|---:|---:|---|')
     for h in (0, 1):
         n, nl, by = desc[h]
         print(f"| {'AB'[h]} | {n} | {nl} | {', '.join(f'{k} {v}' for k, v in sorted(by.items()))} |")
 
-    print('\n| seed | chosen on | knobs | t chosen | cohesion | ARI, tune half | ARI, held-out half | held-out at 0.3125 '
-          '| whole set | whole at 0.3125 | families | families at 0.3125 |')
+    print(f'\n| seed | chosen on | knobs | t chosen | cohesion | ARI, tune half | ARI, held-out half | held-out at {ref_name} '
+          f'| whole set | whole at {ref_name} | families | families at {ref_name} |')
     print('|---:|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|')
-    w0 = whole(PRESET_M, PRESET_M / K)['ari']
-    f0 = families(PRESET_M, PRESET_M / K)
     for r in rows:
         w = whole(r['m'], r['c'])['ari']
         f = families(r['m'], r['c'])
@@ -262,8 +294,8 @@ def main():
 
     # over every seed and direction: how often the choice beats the preset on the held-out half, and what it
     # does to the whole set and the families
-    print(f'\n| knobs chosen ({len(seeds)} splits, both ways) | choices | held-out: better than 0.3125 | worse | '
-          f'mean gain (min, max) | held-out ARI, mean | at 0.3125 | whole set (range) | families (range) | '
+    print(f'\n| knobs chosen ({len(seeds)} splits, both ways) | choices | held-out: better than {ref_name} | worse | '
+          f'mean gain (min, max) | held-out ARI, mean | at {ref_name} | whole set (range) | families (range) | '
           f'thresholds chosen (of 128: times) |')
     print('|---|---:|---:|---:|---|---:|---:|---|---|---|')
     for joint in modes:
@@ -281,15 +313,26 @@ def main():
     print(f'\n| t | A: cohesion = t | A: off | B: cohesion = t | B: off | whole: cohesion = t | whole: off | '
           f'families: cohesion = t | families: off |')
     print('|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
-    for m in range(36, 55):
+    for m in range(M_LO, M_HI + 1):
         t = m / K
         fam_s = ' | '.join(f"{families(m, c)['ari']:.4f}" if fam else '' for c in (t, 0.0))
         print(f"| {m}/128 = {t:g} | {curves[0][(m, t)]:.4f} | {curves[0][(m, 0.0)]:.4f} | {curves[1][(m, t)]:.4f} | "
               f"{curves[1][(m, 0.0)]:.4f} | {whole(m, t)['ari']:.4f} | {whole(m, 0.0)['ari']:.4f} | {fam_s} |")
+    # each setting fixed (no choice): its ARI against the reference's on the same half, every half of every seed
+    print(f'\n| t | halves | cohesion = t: better than {ref_name} / worse | mean difference (min, max) | '
+          f'off: better / worse | mean difference (min, max) |')
+    print('|---:|---:|---|---|---|---|')
+    for m in range(M_LO, M_HI + 1):
+        cells = []
+        for c in (m / K, 0.0):
+            d = fixed[(m, c)]
+            cells.append(f'{sum(1 for x in d if x > 1e-9)} / {sum(1 for x in d if x < -1e-9)} | '
+                         f'{sum(d) / len(d):+.4f} ({min(d):+.4f}, {max(d):+.4f})')
+        print(f'| {m}/128 = {m / K:g} | {len(fixed[(m, m / K)])} | {cells[0]} | {cells[1]} |')
     # the best cohesion per threshold on each half (first seed)
     print('\n| t | A: best cohesion (ARI) | B: best cohesion (ARI) |')
     print('|---:|---|---|')
-    for m in range(36, 55):
+    for m in range(M_LO, M_HI + 1):
         cells = []
         for h in (0, 1):
             best = max(((c, a) for (mm, c), a in curves[h].items() if mm == m),

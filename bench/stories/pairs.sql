@@ -120,11 +120,12 @@ FROM st_fp x JOIN st_fp y ON x.corpus = y.corpus AND x.key < y.key
 WHERE x.corpus = :'corpus' AND hamming_distance(x.shi, y.shi) <= 24;
 \timing off
 
--- the registration's rule per threshold of m/128 from 0.25 to 0.75, for minhash_v1's k; the counts
--- above are of its two bandings only
+-- the registration's rule per threshold of m/128 from 13/128 (the export's bound, J >= 0.1: shingles of
+-- three tokens need thresholds below 0.25) to 0.75, for minhash_v1's k; the counts above are of its two
+-- bandings only
 CREATE TEMP TABLE st_rule AS
 SELECT t, b.bands, b.rows, b.min_bands
-FROM (SELECT m / 128.0::float8 AS t FROM generate_series(32, 96) m) x,
+FROM (SELECT m / 128.0::float8 AS t FROM generate_series(13, 96) m) x,
 	textfp_track_banding(t, (SELECT (minhash_info(mh)).k FROM st_fp WHERE corpus = :'corpus' AND mh IS NOT NULL LIMIT 1)) b;
 SELECT rows, bands, count(*) AS thresholds, min(t), max(t) FROM st_rule GROUP BY 1, 2 ORDER BY 1;
 -- the band counts against the store's own test, at the default threshold's min_bands of each banding
