@@ -2421,9 +2421,11 @@ BEGIN
 		RAISE EXCEPTION 'table must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 	-- the owner only (42501), and a tracked table (42704), before it makes
-	-- writers wait
+	-- writers wait: from the catalogs alone, the registration table left
+	-- unlocked (held while the lock below waits, it made a deadlock with
+	-- textfp_untrack(), which locks the table, then drops its registration)
 	PERFORM @extschema@.textfp_check_owner(tbl);
-	PERFORM @extschema@.textfp_track_own_config(tbl);
+	PERFORM @extschema@.textfp_registration(tbl);
 	EXECUTE format('LOCK TABLE ONLY %s IN SHARE ROW EXCLUSIVE MODE', tbl);
 	-- the table's own registration and its settings, read once the lock is
 	-- held: a change or an untrack that committed meanwhile is seen
