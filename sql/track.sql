@@ -74,7 +74,7 @@ SELECT textfp_track_tenth(9000000000000000000, 9223372036854775807) AS near_max,
 	textfp_track_tenth(-9223372036854775808, 9223372036854775807) AS min_of_max;
 -- an estimate far too low (the table analyzed at 2 rows, then loaded: its
 -- reltuples says 2 of 200, no autovacuum to correct it): past it, a NOTICE
--- each time the rows double, 7 for 100 batches (it was one a batch, 99)
+-- each time the rows double, 7 for 100 batches (it was one a batch, 100)
 CREATE TABLE grown (id int PRIMARY KEY, at timestamptz NOT NULL, body text) WITH (autovacuum_enabled = false);
 INSERT INTO grown SELECT i, timestamptz '2025-01-01 00:00+00', 'row ' || i FROM generate_series(1, 2) i;
 ANALYZE grown;
