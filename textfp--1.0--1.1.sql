@@ -2084,13 +2084,17 @@ COMMENT ON PROCEDURE textfp_track(regclass, name, name, name, name, text, text, 
 -- The long calls' NOTICEs: one each time the rows done pass another tenth
 -- of the rows expected (1,000 lines at 1M rows with a NOTICE a batch drowned
 -- them); the progress row is written every batch.  The expected count is an
--- estimate: past it, one a batch.
+-- estimate, as low as 0 for a table analyzed before a load: past it, one
+-- each time the rows done double (at most 64 more), not one a batch.  The
+-- bit length of done / total counts the doublings exactly; numeric keeps
+-- any pair of bigints in range.
 CREATE FUNCTION textfp_track_tenth(done bigint, total bigint) RETURNS integer
 	LANGUAGE sql IMMUTABLE STRICT
 	SET search_path = pg_catalog, pg_temp
 	AS $$
-	SELECT CASE WHEN done >= total THEN 10 + least(done - total, 1000000000)::integer
-		ELSE (done * 10 / greatest(total, 1))::integer END
+	SELECT CASE WHEN done >= total
+		THEN 9 + length(ltrim(greatest(done / greatest(total, 1), 1)::bit(64)::text, '0'))
+		ELSE div(greatest(done, 0)::numeric * 10, greatest(total, 1)::numeric)::integer END
 $$;
 COMMENT ON FUNCTION textfp_track_tenth(bigint, bigint)
 	IS 'internal: how many tenths of the expected rows a long call has done, when its progress NOTICEs are due';
@@ -2417,9 +2421,11 @@ BEGIN
 		RAISE EXCEPTION 'table must not be NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 	-- the owner only (42501), and a tracked table (42704), before it makes
-	-- writers wait
+	-- writers wait: from the catalogs alone, the registration table left
+	-- unlocked (held while the lock below waits, it made a deadlock with
+	-- textfp_untrack(), which locks the table, then drops its registration)
 	PERFORM @extschema@.textfp_check_owner(tbl);
-	PERFORM @extschema@.textfp_track_own_config(tbl);
+	PERFORM @extschema@.textfp_registration(tbl);
 	EXECUTE format('LOCK TABLE ONLY %s IN SHARE ROW EXCLUSIVE MODE', tbl);
 	-- the table's own registration and its settings, read once the lock is
 	-- held: a change or an untrack that committed meanwhile is seen

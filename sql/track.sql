@@ -63,9 +63,28 @@ SET client_min_messages = notice;
 CALL textfp_track('news', 'body', 'id', 'published', site_column => 'site', method => 'simhash', threshold => 10, cohesion => 64, batch => 3);
 SET client_min_messages = warning;
 -- its NOTICEs: one each time the rows done pass another tenth of the rows
--- expected (above: 3 of 8 and 6 of 8), one a batch past the estimate
-SELECT d, textfp_track_tenth(d, 8) FROM unnest('{0,1,3,6,7,8,11,14}'::bigint[]) d;
+-- expected (above: 3 of 8 and 6 of 8); past the estimate, one each time the
+-- rows done double (8, 16, 32, ...), not one a batch
+SELECT d, textfp_track_tenth(d, 8) FROM unnest('{0,1,3,6,7,8,11,14,15,16,31,32,100}'::bigint[]) d;
 SELECT textfp_track_tenth(999, 1000000), textfp_track_tenth(100000, 1000000), textfp_track_tenth(9999999999, 0);
+-- any pair of bigints: no overflow, at most 73
+SELECT textfp_track_tenth(9000000000000000000, 9223372036854775807) AS near_max,
+	textfp_track_tenth(9223372036854775807, 0) AS max_of_none,
+	textfp_track_tenth(9223372036854775807, -9223372036854775808) AS max_of_min,
+	textfp_track_tenth(-9223372036854775808, 9223372036854775807) AS min_of_max;
+-- an estimate far too low (the table analyzed at 2 rows, then loaded: its
+-- reltuples says 2 of 200, no autovacuum to correct it): past it, a NOTICE
+-- each time the rows double, 7 for 100 batches (it was one a batch, 100)
+CREATE TABLE grown (id int PRIMARY KEY, at timestamptz NOT NULL, body text) WITH (autovacuum_enabled = false);
+INSERT INTO grown SELECT i, timestamptz '2025-01-01 00:00+00', 'row ' || i FROM generate_series(1, 2) i;
+ANALYZE grown;
+INSERT INTO grown SELECT i, timestamptz '2025-01-01 00:00+00', 'row ' || i FROM generate_series(3, 200) i;
+SELECT reltuples FROM pg_class WHERE oid = 'grown'::regclass;
+SET client_min_messages = notice;
+CALL textfp_track('grown', 'body', 'id', 'at', batch => 2);
+SET client_min_messages = warning;
+SELECT textfp_untrack('grown');
+DROP TABLE grown;
 -- what it made: two tables of the table's owner, three triggers
 SELECT c.relname, c.relkind, pg_get_userbyid(c.relowner) = current_user AS owners
 FROM pg_class c WHERE c.relnamespace = 'track_test'::regnamespace AND c.relname LIKE 'news%' AND c.relkind = 'r' ORDER BY 1;
