@@ -3,7 +3,8 @@
 # fingerprint into a btree-indexed column of a plain table, in alternating rounds (the method of
 # docs/benchmarks.md, "MinHash single-row inserts at 1M"): in each round the plain pool rows deleted from the
 # plain table and it vacuumed, then plain and tracked each `pgbench -n -c 1 -T T` from the same pool row
-# (prepare.sql's tk_pool, ids past 100,000,000); the next round starts past both.  One session.
+# (prepare.sql's tk_pool, ids past 100,000,000); the next round starts past the tracked rows
+# (NEXT: the first round's first pool row).  One session.
 #
 #   DB=tk TBL=tk_n1s3 PLAIN=pl_n1s3 FPCALL="minhash(body, 'null', ngram => 1, ...)" ROUNDS=3 T=60 OUT=dir \
 #       bash bench/track/inserts_rounds.sh
@@ -39,6 +40,7 @@ for round in $(seq 1 "$ROUNDS"); do
 			tnext=$((used + 1))
 		fi
 	done
-	next=$(( $("${psql[@]}" -At -c "SELECT greatest(coalesce(max(n), 0), $tnext - 1) FROM tk_pool p WHERE p.id IN (SELECT id FROM $PLAIN WHERE id > 100000000)") + 1 ))
+	# the plain pool rows are deleted before each plain run: the next round starts past the tracked rows
+	next=$tnext
 done
 echo "mix (round|kind|rows|linked):"; cat "$OUT/mix.txt"
