@@ -24,7 +24,7 @@ UPDATE tk_pool p SET kind = 'edited copy of an existing row', copy_of = d.id, fa
 			FROM unnest(string_to_array(d.body, E'\n')) WITH ORDINALITY l(line, i)
 			WHERE l.i <> 5 + p.n % greatest(cardinality(string_to_array(d.body, E'\n')) - 6, 1))
 		   || E'\nUpdated ' || to_char(p.published_at, 'YYYY-MM-DD HH24:MI') || '.'
-FROM (SELECT q.n, 1 + floor(random() * (SELECT max(id) FROM tk_docs))::bigint AS src
+FROM (SELECT q.n, 1 + floor(random() * (SELECT max(id) FROM tk_docs WHERE id < 100000000))::bigint AS src
 	  FROM tk_pool q WHERE q.n % :near_every = 0) pick
 JOIN tk_docs d ON d.id = pick.src
 WHERE p.n = pick.n;
