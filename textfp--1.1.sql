@@ -2858,6 +2858,7 @@ DECLARE
 	total bigint := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
 	done bigint := 0::pg_catalog.int8;
 	told integer := 0::pg_catalog.int4;
+	tenth integer;
 	k text;
 	n integer;
 BEGIN
@@ -2870,8 +2871,9 @@ BEGIN
 		PERFORM @extschema@.textfp_track_progress(config, NULL::pg_catalog.text, 'fingerprints'::pg_catalog.text, done, total);
 		COMMIT;
 		EXIT WHEN n OPERATOR(pg_catalog.<) batch;
-		IF @extschema@.textfp_track_tenth(done, total) OPERATOR(pg_catalog.>) told THEN
-			told := @extschema@.textfp_track_tenth(done, total);
+		tenth := @extschema@.textfp_track_tenth(done, total);
+		IF tenth OPERATOR(pg_catalog.>) told THEN
+			told := tenth;
 			RAISE NOTICE 'textfp: % of about % rows fingerprinted', done, total;
 		END IF;
 	END LOOP;
@@ -2893,6 +2895,7 @@ DECLARE
 	done bigint := 0::pg_catalog.int8;
 	changed bigint := 0::pg_catalog.int8;
 	told integer := 0::pg_catalog.int4;
+	tenth integer;
 	k text;
 	a text;
 	n integer;
@@ -2924,8 +2927,9 @@ BEGIN
 		PERFORM @extschema@.textfp_track_progress(config, NULL::pg_catalog.text, 'links'::pg_catalog.text, done, total);
 		COMMIT;
 		EXIT WHEN n OPERATOR(pg_catalog.=) 0::pg_catalog.int4;
-		IF @extschema@.textfp_track_tenth(done, total) OPERATOR(pg_catalog.>) told THEN
-			told := @extschema@.textfp_track_tenth(done, total);
+		tenth := @extschema@.textfp_track_tenth(done, total);
+		IF tenth OPERATOR(pg_catalog.>) told THEN
+			told := tenth;
 			RAISE NOTICE 'textfp: % of about % rows linked', done, total;
 		END IF;
 	END LOOP;
