@@ -4,9 +4,14 @@
 --   group; recall of planted pairs (copy, its original): the copy in its original's story,
 --   its source the original itself, and the pairs within the threshold (the fingerprints'
 --   own distance, which no linking can beat), and the recall among those.
+--   MinHash with LSH bands: of the pairs within the threshold, those the registration's
+--   lookups reach (at least lsh_min_bands equal bands, counted from the two signatures;
+--   the GIN class is exact for @@) against the mean of lsh_probability over the same pairs,
+--   with its standard error (issue 21's recall target for LSH routes).
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
-SELECT method = 'simhash' AS is_simhash, threshold AS thr, state, coalesce(done, 0) AS done FROM :cfg \gset
+SELECT method = 'simhash' AS is_simhash, threshold AS thr, state, coalesce(done, 0) AS done,
+	coalesce(lsh_bands, 0) AS bands, coalesce(lsh_rows, 0) AS brows, coalesce(lsh_min_bands, 0) AS minb FROM :cfg \gset
 -- a registration whose linking was stopped ('linking'): only the rows linked so far, the
 -- first :done in (time, key) order, count (the rest are stories of their own)
 SELECT CASE WHEN :'state' = 'ready' THEN 'infinity'
@@ -36,7 +41,7 @@ UNION ALL SELECT :'method', 'largest story: planted families in it', (
 
 CREATE TEMP TABLE pairs AS
 SELECT c.id, c.strength, c.lang, sc.story = so.story AS same_story, sc.source = o.id AS source_is_original,
-	   :within AS within
+	   :within AS within, sc.fp AS cfp, so.fp AS ofp
 FROM tk_docs c JOIN tk_docs o ON o.id = c.family
 JOIN :store sc ON sc.key = c.id JOIN :store so ON so.key = o.id
 WHERE c.role = 'copy' AND sc.at <= :'upto';
@@ -50,3 +55,19 @@ UNION ALL SELECT :'method', 'recall by strength 0/1/2/3', (SELECT string_agg(for
 	FROM (SELECT strength s, avg(same_story::int) r FROM pairs GROUP BY 1) x)
 UNION ALL SELECT :'method', 'recall en / zh', (SELECT string_agg(format('%s', round(r, 3)), ' / ' ORDER BY l)
 	FROM (SELECT lang l, avg(same_story::int) r FROM pairs GROUP BY 1) x);
+\if :is_simhash
+\else
+SELECT :bands > 0 AS banded \gset
+\if :banded
+CREATE TEMP TABLE lsh AS
+SELECT (SELECT count(*) FROM unnest(minhash_bands(p.cfp, :bands, :brows), minhash_bands(p.ofp, :bands, :brows)) b(x, y)
+		WHERE x = y) >= :minb AS reached,
+	   lsh_probability(jaccard(p.cfp, p.ofp), :bands, :brows, :minb, cardinality(minhash_values(p.cfp)))::numeric AS p
+FROM pairs p WHERE p.within;
+INSERT INTO tk_result (method, item, value)
+SELECT :'method', 'LSH: pairs within the threshold reached by the bands / lsh_probability''s prediction (standard error)',
+	format('%s of %s = %s / %s (%s)', count(*) FILTER (WHERE reached), count(*), round(avg(reached::int), 5), round(avg(p), 5),
+		   round(sqrt(sum(p * (1 - p))) / greatest(count(*), 1), 6))
+FROM lsh;
+\endif
+\endif
