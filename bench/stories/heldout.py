@@ -26,6 +26,11 @@ constraint, not a score).  Each choice is scored on the other half, on the whole
 
 DIR (and FDIR) hold pairs.sql's <set>.texts.tsv, <set>.pairs.tsv, <set>.minbands.tsv (candidates.sh's DIR/NAME).
 
+--families-exclude SRC,... leaves the families of those sources (quality.tsv's source before '/': debian-reference,
+debian-handbook, fortunes-zh) out of the families: the families score and its constraint (the preset's ARI too)
+run over the others only, as a corpus of their own, so no choice sees the excluded ones; these are scored apart,
+as a held-out check, in a last table (every threshold chosen, against the reference).
+
 Another fingerprint than minhash_v2's (a candidate of bench/stories/README.md, "Candidates"): --thresholds LO,HI
 (of 128) is the grid's range, for a fingerprint whose pairs sit lower (shingles of three tokens: every J is
 lower); --baseline BDIR scores the reference setting (--ref of 128, cohesion = t; default minhash_v2's 40) on
@@ -190,6 +195,9 @@ def main():
     ap.add_argument('--thresholds', default='36,54', help='the thresholds tried, LO,HI of 128 (default 36,54)')
     ap.add_argument('--ref', type=int, default=40, help='the reference threshold of 128, cohesion = t (default 40: '
                                                         'minhash_v2)')
+    ap.add_argument('--families-exclude', default='',
+                    help="sources whose families are left out of the families score and constraint, comma-separated "
+                         "(FDIR/quality.tsv's source before '/', e.g. debian-reference); scored apart as held out")
     ap.add_argument('--baseline', help="the reference setting's pairs (another candidates.sh directory of the same "
                                        'texts, e.g. minhash_v2\'s); default --dir and --families themselves')
     args = ap.parse_args()
@@ -205,6 +213,24 @@ def main():
         base_fam = Corpus(args.baseline, 'quality') if fam else None
         if base_lin.texts != lin.texts or (fam and base_fam.texts != fam.texts):
             sys.exit('heldout.py: --baseline holds other texts')
+    exclude = {x for x in args.families_exclude.split(',') if x}
+    if exclude and not fam:
+        sys.exit('heldout.py: --families-exclude needs --families')
+    # the families kept (ranks; None: all) and the excluded ones, by their source in quality.tsv (pairs.sql's
+    # texts.tsv has no source column)
+    fam_keep = fam_out = None
+    if exclude:
+        source = {}
+        with open(os.path.join(args.families, 'quality.tsv'), encoding='utf-8') as f:
+            for line in f:
+                cols = line.split('\t', 7)
+                source[int(cols[0])] = cols[6].split('/', 1)[0]
+        unknown = exclude - set(source.values())
+        if unknown:
+            sys.exit(f"heldout.py: --families-exclude: no families of {', '.join(sorted(unknown))} "
+                     f"(sources: {', '.join(sorted(set(source.values())))})")
+        fam_keep = [r for r, t in enumerate(fam.texts) if source[t[1]] not in exclude]
+        fam_out = [r for r, t in enumerate(fam.texts) if source[t[1]] in exclude]
     ref_c = PRESET_M / K
     ref_name = f'{ref_c:g}' + (' (baseline)' if args.baseline else '')
     unit = units(lin, args.block)
@@ -220,8 +246,11 @@ def main():
         if fam is None:
             return None
         if (m, c) not in fam_cache:
-            fam_cache[(m, c)] = fam.ari(fam.stories(m, c))
+            fam_cache[(m, c)] = fam.ari(fam.stories(m, c, fam_keep), fam_keep)
         return fam_cache[(m, c)]
+
+    def excluded(corpus, m, c):
+        return corpus.ari(corpus.stories(m, c, fam_out), fam_out)
 
     tsv = open(args.tsv, 'w', encoding='utf-8') if args.tsv else None
     if tsv:
@@ -231,7 +260,7 @@ def main():
     # keep bench/quality's families at least at the preset's ARI (a constraint, not a score)
     modes = ['t', 'tc'] + (['tfam', 'fam'] if fam else [])
     # the reference setting, on the baseline's pairs (the candidate's own without --baseline)
-    f0 = base_fam.ari(base_fam.stories(PRESET_M, ref_c)) if fam else None
+    f0 = base_fam.ari(base_fam.stories(PRESET_M, ref_c, fam_keep), fam_keep) if fam else None
     fam0 = f0['ari'] if fam else None
     w0 = base_lin.ari(base_lin.stories(PRESET_M, ref_c))['ari']
 
@@ -274,7 +303,8 @@ def main():
 
     print(f'<!-- {lin.n} texts; units {len(set(unit.values()))}; seeds {args.seeds}; block {args.block}; '
           f'cohesion t{cmin:+d}..t{cmax:+d} of 128 and off; thresholds {M_LO}..{M_HI} of 128; reference '
-          f'{ref_name} -->')
+          f'{ref_name}' + (f'; families {len(fam_keep)} texts without {", ".join(sorted(exclude))} '
+                           f'({len(fam_out)} texts, held out)' if exclude else '') + ' -->')
     print('\n| half (seed %d) | texts | lineages | by set |' % seeds[0])
     print('|---|---:|---:|---|')
     for h in (0, 1):
@@ -339,6 +369,20 @@ def main():
                        key=lambda x: (round(x[1], 6), x[0] == m / K))
             cells.append(f'{cname(m, best[0])} ({best[1]:.4f})')
         print(f'| {m}/128 = {m / K:g} | {cells[0]} | {cells[1]} |')
+    if exclude:
+        # the excluded families, never seen by a choice: each setting chosen (any way) against the reference
+        x0 = excluded(base_fam, PRESET_M, ref_c)
+        print(f"\n| setting chosen | times (t / t, cohesion / t; families / t, cohesion; families) | "
+              f"{', '.join(sorted(exclude))} (held out): ARI | precision | recall | at {ref_name}: ARI | "
+              f"precision | recall |")
+        print('|---|---|---:|---:|---:|---:|---:|---:|')
+        times = collections.Counter((r['m'], r['c'], r['joint']) for r in rows)
+        for m, c in sorted({(r['m'], r['c']) for r in rows}, key=lambda x: (x[0], x[1] != x[0] / K, x[1])):
+            x = excluded(fam, m, c)
+            print(f"| {m}/128 = {m / K:g}, cohesion {cname(m, c)} | "
+                  f"{' / '.join(str(times[(m, c, j)]) for j in ('t', 'tc', 'tfam', 'fam'))} | {x['ari']:.4f} | "
+                  f"{x['precision']:.4f} | {x['recall']:.4f} | {x0['ari']:.4f} | {x0['precision']:.4f} | "
+                  f"{x0['recall']:.4f} |")
 
 
 if __name__ == '__main__':
