@@ -26,9 +26,10 @@ SELECT count(*) AS differ FROM many_textfp s JOIN first_links f USING (key)
 WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
 SELECT state, done, total FROM many_textfp_config;
 
--- textfp_rebuild() says which way it links: at once in memory (loaded,
--- linked, written), the progress row 'ready' with every row done; online =>
--- true, or a store larger than maintenance_work_mem, in batches.
+-- textfp_rebuild() says which way it links: at once in memory (loaded, a
+-- NOTICE each tenth of the rows linked, linked, written), the progress row
+-- 'ready' with every row done; online => true, or a store larger than
+-- maintenance_work_mem, in batches.
 UPDATE many_textfp SET source = NULL, story = key, score = NULL WHERE source IS NOT NULL AND key % 2 = 0;
 SET client_min_messages = notice;
 CALL textfp_rebuild('many');
@@ -48,7 +49,8 @@ CALL textfp_rebuild('few');
 -- at the same time as their originals (ties decided by the key).  The
 -- in-memory pass gives the batches' links: each run from a store without
 -- links.  A signature and its band tables take about 1 KB a row: 3,060 rows
--- do not fit 1 MB.
+-- do not fit 1 MB.  30 rows (few) are fewer than the 1,000 the progress
+-- NOTICEs start at; 3,060 have them.
 CREATE TABLE mh (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
 INSERT INTO mh SELECT id, at, body FROM many WHERE id <= 3000;
 INSERT INTO mh SELECT id + 100000, at, body FROM many WHERE id <= 3000 AND id % 50 = 0;
