@@ -85,5 +85,32 @@ END
 $$;
 SET client_min_messages = warning;
 
+-- The WARNING of a large story (textfp_track_summary(), at the end of
+-- textfp_track and textfp_rebuild): a story of more than 100 rows and more
+-- than 1% of the rows, each bound checked at its edge with the other one
+-- met.  Identical texts make one story; the others are far apart.
+CREATE TABLE big (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO big SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute',
+	CASE WHEN i <= 100 THEN 'one text repeated word for word'
+	ELSE (SELECT string_agg(md5(i || '-' || j), ' ') FROM generate_series(1, 12) j) END
+FROM generate_series(1, 200) i;
+-- 100 rows of 200: 50%, but not more than 100 rows
+CALL textfp_track('big', 'body', 'id', 'at', method => 'simhash');
+-- 101 of 201: a warning
+INSERT INTO big VALUES (201, '2025-02-01', 'one text repeated word for word');
+CALL textfp_rebuild('big');
+CREATE TABLE share (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO share SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute',
+	CASE WHEN i <= 101 THEN 'one text repeated word for word'
+	ELSE (SELECT string_agg(md5(i || '-' || j), ' ') FROM generate_series(1, 12) j) END
+FROM generate_series(1, 10099) i;
+-- 101 rows of 10,099: more than 1% (100.99 rows), a warning
+CALL textfp_track('share', 'body', 'id', 'at', method => 'simhash', batch => 10099);
+-- 101 of 10,100: exactly 1%, not more
+INSERT INTO share VALUES (10100, '2025-02-01', 'another text');
+CALL textfp_rebuild('share');
+SELECT (SELECT count(*) FROM share_textfp WHERE story = 1) AS story_1, (SELECT count(*) FROM share_textfp) AS rows,
+	(SELECT max(n) FROM (SELECT count(*) AS n FROM share_textfp GROUP BY story) q) AS largest;
+
 RESET search_path;
 DROP SCHEMA track_batch CASCADE;
