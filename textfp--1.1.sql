@@ -1843,6 +1843,7 @@ CREATE FUNCTION textfp_check_owned_table(rel regclass, owner oid, expected text,
 DECLARE
 	c record;
 	why text;
+	label text := rel::text;	-- its name, while it has one
 BEGIN
 	SELECT r.relkind, r.relowner, r.relrowsecurity, r.relispartition
 	INTO c FROM pg_class r WHERE r.oid = rel::oid;
@@ -1870,6 +1871,13 @@ BEGIN
 		why := 'it has an index on an expression or with a predicate';
 	ELSIF expected IS NOT NULL AND @extschema@.textfp_relation_shape(rel) IS DISTINCT FROM expected THEN
 		why := 'its columns, defaults or constraints are not those textfp makes';
+	END IF;
+	-- dropped since this statement's snapshot (the shape's pg_get_expr waits
+	-- for the lock of a drop, then reads nothing): the catalog as it is now
+	IF why IS NOT NULL AND pg_table_is_visible(rel::oid) IS NULL THEN
+		RAISE EXCEPTION 'the textfp % table % does not exist any more', what, label
+			USING ERRCODE = 'undefined_table',
+				  HINT = 'textfp_untrack() ends the registration; textfp_track() makes a new one.';
 	END IF;
 	IF why IS NOT NULL THEN
 		RAISE EXCEPTION 'relation % is not a textfp % table', rel, what
@@ -2891,6 +2899,7 @@ CREATE PROCEDURE textfp_track_relink(config regclass, batch integer, fast boolea
 	LANGUAGE plpgsql
 	AS $$
 DECLARE
+	src regclass;
 	total bigint;
 	done bigint := 0::pg_catalog.int8;
 	changed bigint := 0::pg_catalog.int8;
@@ -2901,26 +2910,21 @@ DECLARE
 	n integer;
 	c integer;
 BEGIN
-	total := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
+	src := @extschema@.textfp_track_source(config);
+	total := @extschema@.textfp_track_rows(src);
 	PERFORM @extschema@.textfp_track_progress(config, 'linking'::pg_catalog.text, 'links'::pg_catalog.text, 0::pg_catalog.int8, total);
 	COMMIT;
 	IF fast THEN
 		SELECT l.rows, l.changed INTO done, changed FROM @extschema@.textfp_track_link_all(config) l;
-		IF done IS NOT NULL THEN
-			-- the story summary from the store, whole, with the links it
-			-- counts (the pass writes links without their changes)
-			PERFORM @extschema@.textfp_track_fold(config, true);
-			PERFORM @extschema@.textfp_track_progress(config, 'ready'::pg_catalog.text, NULL::pg_catalog.text, done, total);
+		IF done IS NULL THEN
+			-- it did not apply (its NOTICE said why): let writers in again
+			done := 0::pg_catalog.int8;
+			changed := 0::pg_catalog.int8;
+			fast := false;
 			COMMIT;
-			PERFORM @extschema@.textfp_track_summary(config, changed);
-			RETURN;
 		END IF;
-		-- it did not apply (its NOTICE said why): let writers in again
-		done := 0::pg_catalog.int8;
-		changed := 0::pg_catalog.int8;
-		COMMIT;
 	END IF;
-	LOOP
+	WHILE NOT fast LOOP
 		SELECT l.last_at, l.last_key, l.rows, l.changed INTO a, k, n, c FROM @extschema@.textfp_track_link(config, a, k, batch) l;
 		done := done OPERATOR(pg_catalog.+) n;
 		changed := changed OPERATOR(pg_catalog.+) c;
@@ -2933,11 +2937,22 @@ BEGIN
 			RAISE NOTICE 'textfp: % of about % rows linked', done, total;
 		END IF;
 	END LOOP;
-	-- the story summary from the store, whole
+	-- the story summary from the store, whole (after the in-memory pass, with
+	-- the links it counts: the pass writes links without their changes)
 	PERFORM @extschema@.textfp_track_fold(config, true);
 	PERFORM @extschema@.textfp_track_progress(config, 'ready'::pg_catalog.text, NULL::pg_catalog.text, done, total);
 	COMMIT;
-	PERFORM @extschema@.textfp_track_summary(config, changed);
+	BEGIN
+		PERFORM @extschema@.textfp_track_summary(config, changed);
+	EXCEPTION WHEN undefined_table THEN
+		-- a textfp_untrack() that waited for the links' commit has ended the
+		-- registration since: the links were done, there is nothing to count
+		IF EXISTS (SELECT FROM pg_catalog.pg_trigger g WHERE g.tgrelid OPERATOR(pg_catalog.=) src::pg_catalog.oid
+				   AND g.tgname OPERATOR(pg_catalog.=) 'textfp_track'::pg_catalog.name) THEN
+			RAISE;
+		END IF;
+		RAISE NOTICE 'textfp: the registration of % was ended (textfp_untrack) once its links were committed', src;
+	END;
 END
 $$;
 COMMENT ON PROCEDURE textfp_track_relink(regclass, integer, boolean)
@@ -3104,6 +3119,14 @@ BEGIN
 		cfg := NULL;
 	END;
 	EXECUTE format('DROP TRIGGER textfp_track ON %s', tbl);
+	IF cfg IS NOT NULL THEN
+		-- the registration and the store next, before the summaries: in the
+		-- order a rebuild's last step (textfp_track_summary) reads them, so
+		-- that one of the two waits for the other, never each for the other
+		-- (dropping the summaries first, this waited for the store a summary
+		-- read, which waited for a summary dropped: 40P01)
+		EXECUTE format('LOCK TABLE ONLY %s, ONLY %s IN ACCESS EXCLUSIVE MODE', cfg, st);
+	END IF;
 	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_truncate') THEN
 		EXECUTE format('DROP TRIGGER textfp_track_truncate ON %s', tbl);
 	END IF;

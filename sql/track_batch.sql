@@ -26,9 +26,10 @@ SELECT count(*) AS differ FROM many_textfp s JOIN first_links f USING (key)
 WHERE (s.source, s.story, s.score) IS DISTINCT FROM (f.source, f.story, f.score);
 SELECT state, done, total FROM many_textfp_config;
 
--- textfp_rebuild() says which way it links: at once in memory (loaded,
--- linked, written), the progress row 'ready' with every row done; online =>
--- true, or a store larger than maintenance_work_mem, in batches.
+-- textfp_rebuild() says which way it links: at once in memory (loaded, a
+-- NOTICE each tenth of the rows linked, linked, written), the progress row
+-- 'ready' with every row done; online => true, or a store larger than
+-- maintenance_work_mem, in batches.
 UPDATE many_textfp SET source = NULL, story = key, score = NULL WHERE source IS NOT NULL AND key % 2 = 0;
 SET client_min_messages = notice;
 CALL textfp_rebuild('many');
@@ -48,7 +49,8 @@ CALL textfp_rebuild('few');
 -- at the same time as their originals (ties decided by the key).  The
 -- in-memory pass gives the batches' links: each run from a store without
 -- links.  A signature and its band tables take about 1 KB a row: 3,060 rows
--- do not fit 1 MB.
+-- do not fit 1 MB.  30 rows (few) are fewer than the 1,000 the progress
+-- NOTICEs start at; 3,060 have them.
 CREATE TABLE mh (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
 INSERT INTO mh SELECT id, at, body FROM many WHERE id <= 3000;
 INSERT INTO mh SELECT id + 100000, at, body FROM many WHERE id <= 3000 AND id % 50 = 0;
@@ -82,6 +84,33 @@ EXCEPTION WHEN null_value_not_allowed THEN
 END
 $$;
 SET client_min_messages = warning;
+
+-- The WARNING of a large story (textfp_track_summary(), at the end of
+-- textfp_track and textfp_rebuild): a story of more than 100 rows and more
+-- than 1% of the rows, each bound checked at its edge with the other one
+-- met.  Identical texts make one story; the others are far apart.
+CREATE TABLE big (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO big SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute',
+	CASE WHEN i <= 100 THEN 'one text repeated word for word'
+	ELSE (SELECT string_agg(md5(i || '-' || j), ' ') FROM generate_series(1, 12) j) END
+FROM generate_series(1, 200) i;
+-- 100 rows of 200: 50%, but not more than 100 rows
+CALL textfp_track('big', 'body', 'id', 'at', method => 'simhash');
+-- 101 of 201: a warning
+INSERT INTO big VALUES (201, '2025-02-01', 'one text repeated word for word');
+CALL textfp_rebuild('big');
+CREATE TABLE share (id integer PRIMARY KEY, at timestamptz NOT NULL, body text);
+INSERT INTO share SELECT i, timestamptz '2025-01-01 00:00+00' + i * interval '1 minute',
+	CASE WHEN i <= 101 THEN 'one text repeated word for word'
+	ELSE (SELECT string_agg(md5(i || '-' || j), ' ') FROM generate_series(1, 12) j) END
+FROM generate_series(1, 10099) i;
+-- 101 rows of 10,099: more than 1% (100.99 rows), a warning
+CALL textfp_track('share', 'body', 'id', 'at', method => 'simhash', batch => 10099);
+-- 101 of 10,100: exactly 1%, not more
+INSERT INTO share VALUES (10100, '2025-02-01', 'another text');
+CALL textfp_rebuild('share');
+SELECT (SELECT count(*) FROM share_textfp WHERE story = 1) AS story_1, (SELECT count(*) FROM share_textfp) AS rows,
+	(SELECT max(n) FROM (SELECT count(*) AS n FROM share_textfp GROUP BY story) q) AS largest;
 
 RESET search_path;
 DROP SCHEMA track_batch CASCADE;

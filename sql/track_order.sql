@@ -154,6 +154,10 @@ DECLARE
 	rows integer;
 	min_bands integer;
 BEGIN
+	-- the registration's threshold where the caller left it to the preset
+	IF threshold IS NULL THEN
+		EXECUTE format('SELECT threshold FROM %s', store::text || '_config') INTO threshold;
+	END IF;
 	cohesion := coalesce(cohesion, threshold);
 	-- the registration's banding: the store finds only the candidates it gives
 	EXECUTE format('SELECT lsh_bands, lsh_rows, lsh_min_bands FROM %s', store::text || '_config') INTO bands, rows, min_bands;
@@ -197,7 +201,10 @@ END
 $$;
 
 -- the registrations: name, method, threshold, cohesion (64 and 0: no bound;
--- NULL: the default, the threshold), key and time types
+-- NULL: the default, the threshold), key and time types.  MinHash with a
+-- NULL threshold: the registration's defaults whole (no preset, no
+-- threshold: minhash_v3, its threshold and its banding, 44 bands of one, at
+-- least 5 equal)
 CREATE TABLE configs (name text, method text, threshold float8, cohesion float8, text_key boolean);
 INSERT INTO configs VALUES
 	('sim', 'simhash', 9, 64, false),
@@ -210,7 +217,8 @@ INSERT INTO configs VALUES
 	('min_tight', 'minhash', 0.7, 0.8, false),
 	('min_low', 'minhash', 0.3, NULL, false),
 	('min_text_date', 'minhash', 0.5, 0.4, true),
-	('sim_text_date', 'simhash', 9, 12, true);
+	('sim_text_date', 'simhash', 9, 12, true),
+	('min_v3', 'minhash', NULL, NULL, false);
 -- a table of a config: bigint keys and timestamptz times, or text keys of
 -- the ICU root collation (made from the id: 'a' for odd ids, 'B' for even
 -- ones, an order "C" reverses) and date times
@@ -226,17 +234,21 @@ END
 $$;
 -- the CALL that registers a table of a config; MinHash with minhash_v2,
 -- the pairs the fixture's edits and thresholds were made for (the rule, not
--- the fingerprint, is what this file tests)
+-- the fingerprint, is what this file tests), but for min_v3 (the defaults:
+-- the banding the store's index and the in-memory pass share)
 CREATE FUNCTION pg_temp.track(c configs, tbl text) RETURNS text LANGUAGE sql AS $$
-	SELECT format('CALL textfp_track(%L, ''body'', %L, ''at'', site_column => ''site'', method => %L, threshold => %s, cohesion => %s%s)',
-		tbl, CASE WHEN c.text_key THEN 'k' ELSE 'id' END, c.method, c.threshold, coalesce(c.cohesion::text, 'NULL'),
-		CASE WHEN c.method = 'minhash' THEN ', preset => ''minhash_v2''' ELSE '' END)
+	SELECT format('CALL textfp_track(%L, ''body'', %L, ''at'', site_column => ''site'', method => %L%s, cohesion => %s%s)',
+		tbl, CASE WHEN c.text_key THEN 'k' ELSE 'id' END, c.method,
+		CASE WHEN c.threshold IS NOT NULL THEN ', threshold => ' || c.threshold END, coalesce(c.cohesion::text, 'NULL'),
+		CASE WHEN c.method = 'minhash' AND c.threshold IS NOT NULL THEN ', preset => ''minhash_v2''' ELSE '' END)
 $$;
 
 -- the from-scratch registrations: every row there before textfp_track()
 SELECT pg_temp.make(c, 'ref_' || c.name) FROM configs c;
 SELECT format('INSERT INTO %I (id, site, at, body) SELECT id, site, at, body FROM fixture', 'ref_' || name) FROM configs \gexec
 SELECT pg_temp.track(c, 'ref_' || c.name) FROM configs c \gexec
+-- the defaults' registration is minhash_v3's
+SELECT preset, threshold, lsh_bands, lsh_rows, lsh_min_bands FROM ref_min_v3_textfp_config;
 SELECT c.name, pg_temp.oracle_diff(format('%I', 'ref_' || c.name || '_textfp')::regclass, c.method = 'minhash', c.threshold, c.cohesion) AS differs_from_rule
 FROM configs c ORDER BY c.name;
 -- the stories are not trivial: links that chain (a source that is not the
@@ -253,7 +265,7 @@ SELECT c.name, (pg_temp.shape(format('%I', 'ref_' || c.name || '_textfp')::regcl
 SELECT c.name, count(*) AS rows_in_another_story_than_without_cohesion
 FROM configs c, configs b, textfp_stories(format('%I', 'ref_' || c.name)::regclass) s
 JOIN textfp_stories(format('%I', 'ref_' || b.name)::regclass) t USING (key)
-WHERE c.name NOT IN ('sim', 'min') AND NOT c.text_key AND b.name = CASE c.method WHEN 'simhash' THEN 'sim' ELSE 'min' END
+WHERE c.name NOT IN ('sim', 'min', 'min_v3') AND NOT c.text_key AND b.name = CASE c.method WHEN 'simhash' THEN 'sim' ELSE 'min' END
 	AND s.story_id <> t.story_id
 GROUP BY 1 ORDER BY 1;
 
@@ -329,7 +341,7 @@ INSERT INTO runs VALUES
 	('sim', 1, false, NULL), ('sim', 2, true, NULL), ('sim_coh', 3, false, 45), ('sim_coh', 4, true, NULL),
 	('sim_tight', 5, false, NULL), ('min', 1, false, NULL), ('min', 2, true, 45), ('min_coh', 3, true, NULL),
 	('min_tight', 4, false, NULL), ('sim_text_date', 5, false, NULL), ('sim_text_date', 6, true, NULL),
-	('sim_default', 7, true, 45), ('min_default', 8, false, NULL);
+	('sim_default', 7, true, 45), ('min_default', 8, false, NULL), ('min_v3', 9, true, 45);
 CREATE TABLE results (name text, seed integer, batched boolean, split numeric, rows_not_as_fixture bigint,
 	differs_from_scratch bigint, differs_after_rebuild bigint, rebuild_changed bigint);
 SELECT format('SELECT pg_temp.make(c, %L) FROM configs c WHERE c.name = %L', t, r.name),
@@ -450,16 +462,16 @@ LATERAL (VALUES
 	(3, CASE WHEN c.name NOT IN ('uuid', 'banded') THEN (SELECT pg_temp.track(k, c.t) FROM configs k WHERE k.name = c.name) END),
 	(4, format('SELECT pg_temp.scramble(%L)', c.t || '_textfp')),
 	(5, format('INSERT INTO rebuild_results (name, planted, scrambled_differ_from_rule) SELECT %L, pg_temp.plant(%L, %L), pg_temp.oracle_diff(%L, %L, %s, %s) > 0',
-		c.name, c.t || '_textfp', c.method = 'minhash', c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'))),
+		c.name, c.t || '_textfp', c.method = 'minhash', c.t || '_textfp', c.method = 'minhash', coalesce(c.threshold::text, 'NULL'), coalesce(c.cohesion::text, 'NULL'))),
 	(6, format('CALL textfp_rebuild(%L)', c.t)),
 	(7, format('UPDATE rebuild_results SET fast_differs_from_rule = pg_temp.oracle_diff(%L, %L, %s, %s),
 		in_memory_again_changed = (SELECT l.changed FROM textfp_track_link_all(%L) l) WHERE name = %L',
-		c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'), c.t || '_textfp_config', c.name)),
+		c.t || '_textfp', c.method = 'minhash', coalesce(c.threshold::text, 'NULL'), coalesce(c.cohesion::text, 'NULL'), c.t || '_textfp_config', c.name)),
 	(8, format('CREATE TABLE %I AS SELECT * FROM %I', c.t || '_fast', c.t || '_textfp')),
 	(9, format('SELECT pg_temp.scramble(%L)', c.t || '_textfp')),
 	(10, format('CALL textfp_rebuild(%L, online => true)', c.t)),
 	(11, format('UPDATE rebuild_results SET online_differs_from_rule = pg_temp.oracle_diff(%L, %L, %s, %s), fast_differs_from_online = pg_temp.store_diff(%L, %L) WHERE name = %L',
-		c.t || '_textfp', c.method = 'minhash', c.threshold, coalesce(c.cohesion::text, 'NULL'), c.t || '_fast', c.t || '_textfp', c.name))
+		c.t || '_textfp', c.method = 'minhash', coalesce(c.threshold::text, 'NULL'), coalesce(c.cohesion::text, 'NULL'), c.t || '_fast', c.t || '_textfp', c.name))
 ) x(n, stmt)
 WHERE x.stmt IS NOT NULL
 ORDER BY c.name, x.n \gexec

@@ -326,7 +326,7 @@ memory_root_fp(TrackConfig *c, const TrackNear *y, Datum *fp, void *arg)
 /*
  * Row i's link, by the batched path's rule, from its near rows among the
  * rows before it (order: nh of them, as above, in any order; sorted here),
- * whose links are chosen already.
+ * whose links are chosen already; called for every row in order.
  */
 void
 fast_link_row(FastRows *r, uint32 i, uint64 *order, size_t nh)
@@ -335,6 +335,19 @@ fast_link_row(FastRows *r, uint32 i, uint64 *order, size_t nh)
 	TrackRow	link;
 	int			k;
 
+	/*
+	 * Rows 0 .. i-1 are linked: a NOTICE each time they pass another tenth
+	 * of the rows, as the batches' textfp_track_tenth() (the count is exact
+	 * here, so no doubling past it), the last before the pass's own "linked"
+	 * NOTICE.  The progress row cannot move before the pass commits; these
+	 * reach the client as they are sent.
+	 */
+	if (r->n >= FAST_PROGRESS_ROWS && (uint64) i * 10 / r->n > r->told)
+	{
+		r->told = (uint32) ((uint64) i * 10 / r->n);
+		ereport(NOTICE,
+				(errmsg("textfp: %u of %u rows linked in memory", i, r->n)));
+	}
 	r->source[i] = FAST_ROW_NONE;
 	r->story[i] = (int32) i;
 	r->score[i] = FAST_SCORE_NULL;

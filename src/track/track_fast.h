@@ -28,6 +28,13 @@
 #define FAST_ROW_NONE (-1)		/* no source */
 #define FAST_ROW_OTHER (-2)		/* a key not among the rows before: differs from any link */
 
+/*
+ * A pass over this many rows or more says its progress, a NOTICE each tenth
+ * of the rows linked; the batches say theirs past one batch of the default
+ * 1,000 rows, and a smaller pass takes well under a second.
+ */
+#define FAST_PROGRESS_ROWS 1000
+
 typedef struct FastRows
 {
 	TrackConfig *c;
@@ -58,6 +65,8 @@ typedef struct FastRows
 	TrackNear  *near;
 	size_t		near_cap;
 	MemoryContext row_cxt;
+	/* the tenths of the rows linked that a progress NOTICE has told */
+	uint32		told;
 } FastRows;
 
 /* track_fast.c */
