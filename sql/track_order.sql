@@ -204,7 +204,7 @@ $$;
 -- NULL: the default, the threshold), key and time types.  MinHash with a
 -- NULL threshold: the registration's defaults whole (no preset, no
 -- threshold: minhash_v3, its threshold and its banding, 44 bands of one, at
--- least 5 equal)
+-- least 6 equal)
 CREATE TABLE configs (name text, method text, threshold float8, cohesion float8, text_key boolean);
 INSERT INTO configs VALUES
 	('sim', 'simhash', 9, 64, false),
