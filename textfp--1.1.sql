@@ -2913,6 +2913,10 @@ DECLARE
 	k text;
 	n integer;
 BEGIN
+	-- NULL: a batch of NULL rows never ended the loop
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
+		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
+	END IF;
 	PERFORM @extschema@.textfp_track_progress(config, 'building'::pg_catalog.text, 'fingerprints'::pg_catalog.text,
 		0::pg_catalog.int8, total);
 	COMMIT;
@@ -2955,6 +2959,13 @@ DECLARE
 	n integer;
 	c integer;
 BEGIN
+	-- fast NULL ran neither pass and said the registration was ready
+	IF fast IS NULL THEN
+		RAISE EXCEPTION 'fast must be true or false, not NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
+		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
+	END IF;
 	src := @extschema@.textfp_track_source(config);
 	total := @extschema@.textfp_track_rows(src);
 	PERFORM @extschema@.textfp_track_progress(config, 'linking'::pg_catalog.text, 'links'::pg_catalog.text, 0::pg_catalog.int8, total);
