@@ -2800,6 +2800,44 @@ $$;
 COMMENT ON FUNCTION textfp_track_progress(regclass, text, text, bigint, bigint)
 	IS 'internal: records a registration''s state and progress';
 
+-- The first lock of each transaction of a call that commits as it goes
+-- (textfp_track, textfp_rebuild): the table's, before any of its
+-- registration's tables, as writers and textfp_untrack() take them.  A
+-- transaction that read the registration, then waited for the table (for
+-- a batch's lock, a count, the pass's SHARE) deadlocked (40P01) with a
+-- textfp_untrack() that held the table and waited for the registration.
+-- Then the catalog as it is once the lock is held: 42P01 when the table,
+-- or the registration config (unless NULL), went meanwhile.
+CREATE FUNCTION textfp_track_hold(config regclass, tbl regclass) RETURNS void
+	LANGUAGE plpgsql VOLATILE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+DECLARE
+	nsp name;
+	rel name;
+BEGIN
+	SELECT n.nspname, c.relname INTO nsp, rel FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+	WHERE c.oid = tbl::oid;
+	IF rel IS NULL THEN
+		RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
+	END IF;
+	-- by its name as read: a regclass dropped meanwhile prints as a number
+	EXECUTE format('LOCK TABLE ONLY %I.%I IN ACCESS SHARE MODE', nsp, rel);
+	IF NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = tbl::oid) THEN
+		RAISE EXCEPTION 'table %.% does not exist any more', quote_ident(nsp), quote_ident(rel)
+			USING ERRCODE = 'undefined_table';
+	END IF;
+	IF config IS NOT NULL AND NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = config::oid) THEN
+		RAISE EXCEPTION 'table % is no longer tracked by textfp', tbl
+			USING ERRCODE = 'undefined_table',
+				  DETAIL = 'textfp_untrack() ended its registration while this call waited for the table.',
+				  HINT = 'CALL textfp_track(...) registers it anew.';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_hold(regclass, regclass)
+	IS 'internal: locks a tracked table (ACCESS SHARE) before a transaction of textfp_track() or textfp_rebuild() reads its registration; 42P01 if the table or the registration went meanwhile';
+
 -- Registers a table: see docs/stories.md.  A procedure: it commits as it
 -- goes, so CALL it outside a transaction block; writers may go on meanwhile.
 CREATE PROCEDURE textfp_track(
@@ -2832,7 +2870,9 @@ BEGIN
 	-- the arguments are checked: now it must be free to commit
 	PERFORM @extschema@.textfp_track_outside_block('textfp_track()'::pg_catalog.text);
 	COMMIT;
+	PERFORM @extschema@.textfp_track_hold(cfg, tbl);
 	CALL @extschema@.textfp_track_fill_all(cfg, batch);
+	PERFORM @extschema@.textfp_track_hold(cfg, tbl);
 	CALL @extschema@.textfp_track_relink(cfg, batch, true);
 END
 $$;
@@ -2859,21 +2899,29 @@ COMMENT ON FUNCTION textfp_track_tenth(bigint, bigint)
 
 -- Fingerprints every row of the table without a store row, committing each
 -- batch (the rows the triggers wrote meanwhile are left as they are).
+-- Its caller holds the table (textfp_track_hold), as it does after each
+-- commit.
 CREATE PROCEDURE textfp_track_fill_all(config regclass, batch integer)
 	LANGUAGE plpgsql
 	AS $$
 DECLARE
-	total bigint := @extschema@.textfp_track_rows(@extschema@.textfp_track_source(config));
+	src regclass := @extschema@.textfp_track_source(config);
+	total bigint := @extschema@.textfp_track_rows(src);
 	done bigint := 0::pg_catalog.int8;
 	told integer := 0::pg_catalog.int4;
 	tenth integer;
 	k text;
 	n integer;
 BEGIN
+	-- NULL: a batch of NULL rows never ended the loop
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
+		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
+	END IF;
 	PERFORM @extschema@.textfp_track_progress(config, 'building'::pg_catalog.text, 'fingerprints'::pg_catalog.text,
 		0::pg_catalog.int8, total);
 	COMMIT;
 	LOOP
+		PERFORM @extschema@.textfp_track_hold(config, src);
 		SELECT f.last_key, f.rows INTO k, n FROM @extschema@.textfp_track_fill(config, k, batch) f;
 		done := done OPERATOR(pg_catalog.+) n;
 		PERFORM @extschema@.textfp_track_progress(config, NULL::pg_catalog.text, 'fingerprints'::pg_catalog.text, done, total);
@@ -2894,7 +2942,8 @@ COMMENT ON PROCEDURE textfp_track_fill_all(regclass, integer)
 -- Relinks every row in (time, key) order; then the registration is ready.
 -- fast: at once, in memory, in one transaction that keeps writers out
 -- (textfp_track_link_all), when it applies; else (or when it does not
--- apply) batch by batch, committing each, writers going on.
+-- apply) batch by batch, committing each, writers going on.  Its caller
+-- holds the table (textfp_track_hold), as it does after each commit.
 CREATE PROCEDURE textfp_track_relink(config regclass, batch integer, fast boolean)
 	LANGUAGE plpgsql
 	AS $$
@@ -2910,11 +2959,19 @@ DECLARE
 	n integer;
 	c integer;
 BEGIN
+	-- fast NULL ran neither pass and said the registration was ready
+	IF fast IS NULL THEN
+		RAISE EXCEPTION 'fast must be true or false, not NULL' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
+		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
+	END IF;
 	src := @extschema@.textfp_track_source(config);
 	total := @extschema@.textfp_track_rows(src);
 	PERFORM @extschema@.textfp_track_progress(config, 'linking'::pg_catalog.text, 'links'::pg_catalog.text, 0::pg_catalog.int8, total);
 	COMMIT;
 	IF fast THEN
+		PERFORM @extschema@.textfp_track_hold(config, src);
 		SELECT l.rows, l.changed INTO done, changed FROM @extschema@.textfp_track_link_all(config) l;
 		IF done IS NULL THEN
 			-- it did not apply (its NOTICE said why): let writers in again
@@ -2925,6 +2982,7 @@ BEGIN
 		END IF;
 	END IF;
 	WHILE NOT fast LOOP
+		PERFORM @extschema@.textfp_track_hold(config, src);
 		SELECT l.last_at, l.last_key, l.rows, l.changed INTO a, k, n, c FROM @extschema@.textfp_track_link(config, a, k, batch) l;
 		done := done OPERATOR(pg_catalog.+) n;
 		changed := changed OPERATOR(pg_catalog.+) c;
@@ -2939,6 +2997,7 @@ BEGIN
 	END LOOP;
 	-- the story summary from the store, whole (after the in-memory pass, with
 	-- the links it counts: the pass writes links without their changes)
+	PERFORM @extschema@.textfp_track_hold(config, src);
 	PERFORM @extschema@.textfp_track_fold(config, true);
 	PERFORM @extschema@.textfp_track_progress(config, 'ready'::pg_catalog.text, NULL::pg_catalog.text, done, total);
 	COMMIT;
@@ -3027,6 +3086,8 @@ CREATE PROCEDURE textfp_rebuild(tbl regclass, online boolean DEFAULT false, batc
 DECLARE
 	cfg regclass;
 BEGIN
+	PERFORM @extschema@.textfp_check_owner(tbl);
+	PERFORM @extschema@.textfp_track_hold(NULL::pg_catalog.regclass, tbl);
 	cfg := @extschema@.textfp_track_own_config(tbl);
 	IF online IS NULL THEN
 		RAISE EXCEPTION 'online must be true or false, not NULL' USING ERRCODE = 'null_value_not_allowed';
@@ -3038,6 +3099,7 @@ BEGIN
 	-- a registration whose textfp_track() stopped while filling: fill the rest first
 	IF @extschema@.textfp_track_state(cfg) OPERATOR(pg_catalog.=) 'building'::pg_catalog.text THEN
 		CALL @extschema@.textfp_track_fill_all(cfg, batch);
+		PERFORM @extschema@.textfp_track_hold(cfg, tbl);
 	END IF;
 	CALL @extschema@.textfp_track_relink(cfg, batch, NOT online);
 END
@@ -3111,6 +3173,18 @@ DECLARE
 	side regclass;
 BEGIN
 	PERFORM @extschema@.textfp_check_owner(tbl);
+	-- not tracked (42704) before it makes writers wait, from the catalogs
+	-- alone; its tables gone (42P01): its triggers go below
+	BEGIN
+		PERFORM @extschema@.textfp_registration(tbl);
+	EXCEPTION WHEN undefined_table THEN
+		NULL;
+	END;
+	-- the table first (DROP TRIGGER's lock), then the registration, as
+	-- writers lock them: read first, the registration was held while this
+	-- waited for the table, and a second textfp_untrack() that held the
+	-- table waited for it (40P01)
+	EXECUTE format('LOCK TABLE ONLY %s IN ACCESS EXCLUSIVE MODE', tbl);
 	BEGIN
 		cfg := @extschema@.textfp_track_own_config(tbl);
 		st := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);

@@ -83,6 +83,25 @@ EXCEPTION WHEN null_value_not_allowed THEN
 	RAISE NOTICE 'online NULL: %', SQLERRM;
 END
 $$;
+-- the internal procedures that commit as they go (textfp_track's and
+-- textfp_rebuild's passes; their owner may CALL them): fast NULL ran
+-- neither pass and marked the registration ready, unlinked; batch NULL
+-- fingerprinted without end (the timeout ends it).  Each refuses (22004,
+-- 22023) before it writes.
+UPDATE few_textfp_config SET state = 'linking';
+SET client_min_messages = warning;
+SET statement_timeout = '10s';
+\set VERBOSITY sqlstate
+CALL textfp_track_relink('few_textfp_config', 1000, NULL);
+CALL textfp_track_relink('few_textfp_config', NULL, false);
+CALL textfp_track_relink('few_textfp_config', 0, true);
+CALL textfp_track_fill_all('few_textfp_config', NULL);
+CALL textfp_track_fill_all('few_textfp_config', 1000001);
+\set VERBOSITY default
+RESET statement_timeout;
+SET client_min_messages = notice;
+SELECT state FROM few_textfp_config;
+UPDATE few_textfp_config SET state = 'ready';
 SET client_min_messages = warning;
 
 -- The WARNING of a large story (textfp_track_summary(), at the end of
