@@ -176,6 +176,7 @@ typedef bool (*TrackRootFp) (TrackConfig *c, const TrackNear *y, Datum *fp, void
 extern TrackConfig *track_get_config(Oid config_relid, Relation rel);
 extern TrackConfig *track_get_config_by_name(const char *name, Relation rel);
 extern void track_release_config(TrackConfig *c);
+extern void track_lock_side_tables(Oid store_relid);
 extern int	track_compare(TrackConfig *c, Datum at1, Datum key1, Datum at2, Datum key2);
 extern bool track_better(TrackConfig *c, double score1, double score2);
 extern const char *track_key_text(TrackConfig *c, Datum key);

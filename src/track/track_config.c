@@ -20,6 +20,7 @@
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
@@ -232,6 +233,19 @@ bad_option(void *arg, const char *detail, const char *hint)
 			 hint ? errhint("%s", hint) : 0));
 }
 
+/*
+ * The store's side tables (stories, changes, reprints, reprint changes) by
+ * name, locked (ACCESS SHARE) by OID; none may be missing.
+ */
+void
+track_lock_side_tables(Oid store_relid)
+{
+	static const char *const suffixes[] = {"_stories", "_changes", "_reprints", "_reprint_changes"};
+
+	for (int i = 0; i < (int) lengthof(suffixes); i++)
+		LockRelationOid(track_side_table(store_relid, suffixes[i]), AccessShareLock);
+}
+
 /* A registration's table named store || suffix: its OID into *relid, its quoted name returned. */
 static char *
 side_table(TrackConfig *c, const char *suffix, Oid *relid)
@@ -321,11 +335,36 @@ build_config(TrackConfig *c, Relation rel)
 	/* the configuration table must be textfp's, for this table, of its owner */
 	args[0] = ObjectIdGetDatum(c->config_relid);
 	args[1] = ObjectIdGetDatum(c->relid);
-	rc = SPI_execute_with_args(psprintf("SELECT %s.textfp_track_check($1, $2)", quote_identifier(c->nsp)),
-							   2, argtypes, args, NULL, true, 1);
-	if (rc != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "textfp_track_check failed");
-	c->store_relid = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	for (int pass = 0; pass < 2; pass++)
+	{
+		Oid			store;
+
+		rc = SPI_execute_with_args(psprintf("SELECT %s.textfp_track_check($1, $2)", quote_identifier(c->nsp)),
+								   2, argtypes, args, NULL, true, 1);
+		if (rc != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "textfp_track_check failed");
+		store = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		if (pass == 1)
+		{
+			if (store != c->store_relid)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("the textfp registration of table \"%s\" changed while it was read",
+								RelationGetRelationName(rel)),
+						 errhint("Try again.")));
+			break;
+		}
+		/*
+		 * The store and its side tables locked by OID, then checked again:
+		 * textfp's statements name them, and a table renamed between a check
+		 * and a statement would leave its name to whoever creates one of it
+		 * (with CREATE on the schema) for textfp to write into as the owner.
+		 * Locked, none is renamed or dropped till the transaction ends.
+		 */
+		c->store_relid = store;
+		LockRelationOid(store, AccessShareLock);
+		track_lock_side_tables(store);
+	}
 
 	rc = SPI_execute(psprintf("SELECT text_column, key_column, time_column, site_column, method, options, threshold, "
 							  "cohesion, lsh_bands, lsh_rows, lsh_min_bands, dedup, dedup_scope, state, preset, idf, excerpts, locks FROM ONLY %s",
@@ -483,8 +522,23 @@ track_get_config(Oid config_relid, Relation rel)
 	e = hash_search(cache, &config_relid, HASH_FIND, NULL);
 	if (e != NULL && e->config->valid && e->config->relid == RelationGetRelid(rel))
 	{
-		e->config->refcount++;
-		return e->config;
+		TrackConfig *hit = e->config;
+		Oid			rels[5] = {hit->store_relid, hit->stories_relid, hit->changes_relid,
+		hit->reprints_relid, hit->reprint_changes_relid};
+
+		/*
+		 * Its tables locked as build_config() locks them (a rename or drop
+		 * committed meanwhile comes in with the locks and marks it stale),
+		 * so that the names its plans hold stay theirs while it is used.
+		 */
+		hit->refcount++;
+		for (int i = 0; i < (int) lengthof(rels); i++)
+			LockRelationOid(rels[i], AccessShareLock);
+		if (hit->valid)
+			return hit;
+		hit->refcount--;
+		sweep();
+		e = hash_search(cache, &config_relid, HASH_FIND, NULL);
 	}
 	cxt = AllocSetContextCreate(CacheMemoryContext, "textfp_track registration", ALLOCSET_SMALL_SIZES);
 	c = MemoryContextAllocZero(cxt, sizeof(TrackConfig));

@@ -30,6 +30,7 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -215,6 +216,12 @@ textfp_track_exec(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("textfp_track_exec() needs a relation and a query")));
 	relid = PG_GETARG_OID(0);
+	/*
+	 * Locked (ACCESS SHARE) before it is checked and named: renamed between
+	 * the two, its name could be another's table by the time the query runs
+	 * as the owner (whose policies would then run as the owner).
+	 */
+	LockRelationOid(relid, AccessShareLock);
 	owner = relation_owner(relid);
 	if (!has_privs_of_role(GetUserId(), owner))
 		ereport(ERROR,
@@ -296,6 +303,8 @@ side_name(Oid relid, Oid owner, const char *suffix)
 {
 	Oid			side = track_side_table(relid, suffix);
 
+	/* locked before it is checked: its name must stay its own (as the store's) */
+	LockRelationOid(side, AccessShareLock);
 	if (get_rel_relkind(side) != RELKIND_RELATION || rel_has_row_security(side) || relation_owner(side) != owner)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
