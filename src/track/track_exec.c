@@ -216,12 +216,6 @@ textfp_track_exec(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("textfp_track_exec() needs a relation and a query")));
 	relid = PG_GETARG_OID(0);
-	/*
-	 * Locked (ACCESS SHARE) before it is checked and named: renamed between
-	 * the two, its name could be another's table by the time the query runs
-	 * as the owner (whose policies would then run as the owner).
-	 */
-	LockRelationOid(relid, AccessShareLock);
 	owner = relation_owner(relid);
 	if (!has_privs_of_role(GetUserId(), owner))
 		ereport(ERROR,
@@ -353,6 +347,12 @@ textfp_track_report(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("textfp_track_report() needs a relation and a report")));
 	relid = PG_GETARG_OID(0);
+	/*
+	 * Locked (ACCESS SHARE) before it is checked and named: renamed between
+	 * the two, its name could be another's table by the time the query runs
+	 * as the owner (whose policies would then run as the owner).
+	 */
+	LockRelationOid(relid, AccessShareLock);
 	owner = relation_owner(relid);
 	/*
 	 * A plain table without row-level security, as textfp's tables are: read
