@@ -2050,6 +2050,21 @@ $$;
 COMMENT ON FUNCTION textfp_track_progress(regclass, text, text, bigint, bigint)
 	IS 'internal: records a registration''s state and progress';
 
+-- The rows a batch of textfp_track, textfp_rebuild and their procedures
+-- (22023 outside 1 .. 1000000; NULL never ended a loop).
+CREATE FUNCTION textfp_track_check_batch(batch integer) RETURNS void
+	LANGUAGE plpgsql IMMUTABLE
+	SET search_path = pg_catalog, pg_temp
+	AS $$
+BEGIN
+	IF batch IS NULL OR batch < 1 OR batch > 1000000 THEN
+		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+END
+$$;
+COMMENT ON FUNCTION textfp_track_check_batch(integer)
+	IS 'internal: checks the rows a batch of textfp_track() or textfp_rebuild() (1 .. 1000000; 22023)';
+
 -- The first lock of each transaction of a call that commits as it goes
 -- (textfp_track, textfp_rebuild): the table's, before any of its
 -- registration's tables, as writers and textfp_untrack() take them.  A
@@ -2112,9 +2127,7 @@ CREATE PROCEDURE textfp_track(
 DECLARE
 	cfg regclass;
 BEGIN
-	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
-		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM @extschema@.textfp_track_check_batch(batch);
 	cfg := @extschema@.textfp_track_register(tbl, text_column, key_column, time_column, site_column, method, preset,
 		threshold, dedup, dedup_scope, options, idf, cohesion, excerpts, locks);
 	-- the arguments are checked: now it must be free to commit
@@ -2164,9 +2177,7 @@ DECLARE
 	n integer;
 BEGIN
 	-- NULL: a batch of NULL rows never ended the loop
-	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
-		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM @extschema@.textfp_track_check_batch(batch);
 	PERFORM @extschema@.textfp_track_progress(config, 'building'::pg_catalog.text, 'fingerprints'::pg_catalog.text,
 		0::pg_catalog.int8, total);
 	COMMIT;
@@ -2213,9 +2224,7 @@ BEGIN
 	IF fast IS NULL THEN
 		RAISE EXCEPTION 'fast must be true or false, not NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
-		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM @extschema@.textfp_track_check_batch(batch);
 	src := @extschema@.textfp_track_source(config);
 	total := @extschema@.textfp_track_rows(src);
 	PERFORM @extschema@.textfp_track_progress(config, 'linking'::pg_catalog.text, 'links'::pg_catalog.text, 0::pg_catalog.int8, total);
@@ -2342,9 +2351,7 @@ BEGIN
 	IF online IS NULL THEN
 		RAISE EXCEPTION 'online must be true or false, not NULL' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
-	IF batch IS NULL OR batch OPERATOR(pg_catalog.<) 1::pg_catalog.int4 OR batch OPERATOR(pg_catalog.>) 1000000::pg_catalog.int4 THEN
-		RAISE EXCEPTION 'batch must be between 1 and 1000000, not %', batch USING ERRCODE = 'invalid_parameter_value';
-	END IF;
+	PERFORM @extschema@.textfp_track_check_batch(batch);
 	PERFORM @extschema@.textfp_track_outside_block('textfp_rebuild()'::pg_catalog.text);
 	-- a registration whose textfp_track() stopped while filling: fill the rest first
 	IF @extschema@.textfp_track_state(cfg) OPERATOR(pg_catalog.=) 'building'::pg_catalog.text THEN
