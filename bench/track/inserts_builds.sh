@@ -10,11 +10,12 @@
 #
 #   DB=tk TBL=tk_simhash PLAIN=pl_simhash FPCALL="simhash(body, preset => 'simhash_v2')" \
 #   LIB=/path/lib/textfp.so BUILDS="base=/path/textfp.so.base new=/path/textfp.so.new" \
-#   ROUNDS=3 T=60 SESSIONS=1 NEXT=1 OUT=dir bash bench/track/inserts_builds.sh
+#   ROUNDS=3 T=60 SESSIONS=1 NEXT=1 OUT=dir [PGBENCH=pgbench] bash bench/track/inserts_builds.sh
 set -euo pipefail
 DB=${DB:?DB} TBL=${TBL:?TBL: the tracked table} PLAIN=${PLAIN:?PLAIN: the plain table} FPCALL=${FPCALL:?FPCALL}
 LIB=${LIB:?LIB: the installed textfp.so} BUILDS=${BUILDS:?BUILDS: name=file ...}
 ROUNDS=${ROUNDS:-3} T=${T:-60} SESSIONS=${SESSIONS:-1} OUT=${OUT:?OUT: a directory for pgbench outputs} NEXT=${NEXT:-1}
+PGBENCH=${PGBENCH:-pgbench}
 psql=(psql -X -q -v ON_ERROR_STOP=1 -d "$DB")
 export LC_ALL=C.UTF-8 LANG=C.UTF-8 PGCLIENTENCODING=UTF8
 mkdir -p "$OUT"
@@ -54,7 +55,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		before=$("${psql[@]}" -At -c "SELECT count(*) FROM $tblk WHERE id > 100000000")
 		l0=$(load)
 		o=$OUT/pgbench-$name-$SESSIONS-$round.out
-		pgbench -n -c "$SESSIONS" -j "$SESSIONS" -T "$T" --max-tries=10 --failures-detailed -f "$script" -d "$DB" > "$o" 2>&1 ||
+		"$PGBENCH" -n -c "$SESSIONS" -j "$SESSIONS" -T "$T" --max-tries=10 --failures-detailed -f "$script" "$DB" > "$o" 2>&1 ||
 			{ echo "pgbench failed: $o" >&2; cat "$o" >&2; exit 1; }
 		l1=$(load)
 		after=$("${psql[@]}" -At -c "SELECT count(*) FROM $tblk WHERE id > 100000000")

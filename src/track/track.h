@@ -77,7 +77,6 @@ typedef enum TrackPlan
 	PLAN_FOLD,					/* fold the changed stories into the summary */
 	PLAN_FOLD_PAIRS,			/* fold the changed site pairs into theirs */
 	PLAN_CHILDREN,				/* the keys of the rows whose source is key $1 */
-	PLAN_LATER,					/* SimHash: the keys after ($1, $2) in (at, key) order, their distance from $3, at most $4 */
 	PLAN_COUNT
 } TrackPlan;
 
@@ -223,8 +222,6 @@ extern bool track_delete_row(TrackConfig *c, Datum key, TrackRow *old);
 extern void track_write_site(TrackConfig *c, Datum key, Datum at, Datum site, bool site_null);
 extern int	track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit,
 							Datum **keys, Datum **ats, Snapshot snap);
-extern int	track_later_rows(TrackConfig *c, Datum at, Datum key, Datum fp, int limit, Datum **keys,
-							 double **scores, Snapshot snap);
 extern uint64 track_run_fold(TrackConfig *c, bool all);
 extern uint64 track_run_sql(TrackConfig *c, const char *sql);
 extern double track_score(TrackConfig *c, Datum fp1, Datum fp2);
@@ -262,8 +259,8 @@ extern bool track_relink_row(TrackConfig *c, Datum key, bool *changed);
 extern int	track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n,
 							  TrackRootFp root_fp, void *arg, TrackRow *link);
 
-/* track_newest.c: the link of a new SimHash row that comes last, nearest rows first */
-extern bool track_link_newest(TrackConfig *c, const TrackRow *row, TrackRow *link);
+/* track_near_mih.c: a SimHash store's near rows through its mih index, unsorted (-1: no index) */
+extern int	track_near_mih(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
 
 /* track_fast.c: every link at once, in memory */
 extern bool track_link_all_in_memory(TrackConfig *c, int64 *rows, int64 *changed);

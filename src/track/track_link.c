@@ -524,19 +524,6 @@ track_link_new(TrackConfig *c, TrackRow *row, Snapshot snap)
 	if (!row->fp_null)
 	{
 		track_lock_row(c, row->fp);
-		/* the usual new row, last in time: its nearest rows only */
-		if (track_link_newest(c, row, &link))
-		{
-			elog(DEBUG1, "textfp_track: new row %s linked from its nearest rows (none near after it)",
-				 track_key_text(c, row->key));
-			row->source = link.source;
-			row->source_null = link.source_null;
-			row->story = link.story;
-			row->score = link.score;
-			row->score_null = link.score_null;
-			track_write_row(c, row);
-			return;
-		}
 		n = near_checked(c, row->fp, row->at, row->key, &near);
 	}
 	choose_link(c, row->key, row->fp, row->fp_null, near, n, &link);

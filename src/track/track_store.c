@@ -15,8 +15,6 @@
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "access/heaptoast.h"
 #include "access/htup_details.h"
 #include "access/detoast.h"
@@ -367,15 +365,6 @@ track_prepare_plans(TrackConfig *c)
 								  3, t_next, false);
 	c->plans[PLAN_FIRST] = prepare(c, psprintf(
 		"SELECT s.key, s.at FROM ONLY %s s ORDER BY s.at, s.key LIMIT $1", s), 1, t_first, false);
-	/* generic: its one plan is the (at, key) index's (replanned each time it was a tenth of an insert) */
-	if (!c->minhash)
-	{
-		Oid			t_later[4] = {c->time_type, c->key_type, fptype, INT4OID};
-
-		c->plans[PLAN_LATER] = prepare(c, psprintf(
-			"SELECT s.key, %s.hamming_distance(s.fp, $3)::float8 FROM ONLY %s s "
-			"WHERE (s.at, s.key) > ($1, $2) ORDER BY s.at, s.key LIMIT $4", nsp, s), 4, t_later, true);
-	}
 	AtEOXact_GUC(false, level);
 }
 
@@ -455,6 +444,16 @@ track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snaps
 	int			n = 0;
 	TrackNear  *r;
 
+	/* SimHash: through the mih index directly (track_near_mih.c) but at SERIALIZABLE */
+	if (!c->minhash && !IsolationIsSerializable() &&
+		(n = track_near_mih(c, fp, at, key, &r, snap)) >= 0)
+	{
+		sort_config = c;
+		qsort(r, n, sizeof(TrackNear), near_cmp);
+		*out = r;
+		return n;
+	}
+	n = 0;
 	run(c, PLAN_NEAR, values, NULL, snap, true, 0);
 	r = MemoryContextAlloc(caller, sizeof(TrackNear) * Max(SPI_processed, 1));
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -747,34 +746,6 @@ track_next_rows(TrackConfig *c, bool first, Datum at, Datum key, int limit, Datu
 	n = (int) SPI_processed;
 	*keys = spi_column(1, c->key_byval, c->key_len, caller);
 	*ats = spi_column(2, c->time_byval, c->time_len, caller);
-	SPI_freetuptable(SPI_tuptable);
-	return n;
-}
-
-/*
- * SimHash: the keys of the first limit rows after (at, key) in (at, key)
- * order, as snap shows them, with their distance from fp (NaN: no
- * fingerprint), in the caller's memory.
- */
-int
-track_later_rows(TrackConfig *c, Datum at, Datum key, Datum fp, int limit, Datum **keys, double **scores,
-				 Snapshot snap)
-{
-	Datum		values[4] = {at, key, fp, Int32GetDatum(limit)};
-	MemoryContext caller = CurrentMemoryContext;
-	int			n;
-
-	run(c, PLAN_LATER, values, NULL, snap, true, 0);
-	n = (int) SPI_processed;
-	*keys = spi_column(1, c->key_byval, c->key_len, caller);
-	*scores = MemoryContextAlloc(caller, sizeof(double) * Max(n, 1));
-	for (int i = 0; i < n; i++)
-	{
-		bool		isnull;
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull);
-
-		(*scores)[i] = isnull ? NAN : DatumGetFloat8(d);
-	}
 	SPI_freetuptable(SPI_tuptable);
 	return n;
 }

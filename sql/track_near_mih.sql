@@ -1,13 +1,15 @@
--- track_newest: a new SimHash row that no near row comes after is linked
--- from its nearest rows only (track_newest.c), one distance at a time, and
--- gets the link the rule gives: rows inserted one by one in time order, with
--- and without a cohesion bound (tighter and looser than the threshold),
--- equal a rebuild; a row that comes before near rows takes the query path
--- and relinks them.  DEBUG1 says which path a row took.
+-- track_near_mih: a SimHash store's near rows read through its mih index
+-- directly (track_near_mih.c, at READ COMMITTED and REPEATABLE READ) give
+-- the links the store's query gives (SERIALIZABLE keeps it) and the rule
+-- gives: the same rows inserted one by one, in time order and then late
+-- (before near rows, which they relink), with and without a cohesion bound
+-- (tighter and looser than the threshold), into a table written at READ
+-- COMMITTED and one written at SERIALIZABLE, equal each other and a rebuild.
 SET client_min_messages = warning;
 SET timezone = 'UTC';
-CREATE SCHEMA track_newest;
-SET search_path = track_newest, public;
+CREATE SCHEMA track_near_mih;
+SET search_path = track_near_mih, public;
+
 CREATE FUNCTION pg_temp.w(seed text) RETURNS text LANGUAGE sql IMMUTABLE
 	AS $$ SELECT translate(substr(md5(seed), 1, 7), '0123456789', 'ghijklmnop') $$;
 -- families that drift (each version three words from the last), exact
@@ -36,6 +38,7 @@ single AS (
 	FROM generate_series(1, 6) s),
 rows AS (SELECT * FROM fam UNION ALL SELECT * FROM dup UNION ALL SELECT * FROM tpl UNION ALL SELECT * FROM single)
 INSERT INTO fixture SELECT row_number() OVER (ORDER BY md5(tag)), 'site' || (abs(hashtext(tag)) % 3), at, body FROM rows;
+
 -- store rows that differ in anything but linked_at
 CREATE FUNCTION pg_temp.store_diff(a regclass, b regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
@@ -48,21 +51,17 @@ BEGIN
 	RETURN n;
 END
 $$;
+
 -- registrations of an empty table: threshold 9, cohesion none (64), looser
--- (12), the default (the threshold), tighter (6)
-CREATE TABLE configs (name text, cohesion integer);
-INSERT INTO configs VALUES ('t_none', 64), ('t_loose', 12), ('t_default', NULL), ('t_tight', 6);
+-- (12), the default (the threshold), tighter (6); each written at READ
+-- COMMITTED (the index read directly) and at SERIALIZABLE (the query)
+CREATE TABLE configs (name text, cohesion integer, isolation text);
+INSERT INTO configs SELECT n || i, c, l FROM (VALUES ('t_none', 64), ('t_loose', 12), ('t_default', NULL), ('t_tight', 6)) x(n, c),
+	(VALUES ('_rc', 'read committed'), ('_ser', 'serializable')) y(i, l);
 SELECT format('CREATE TABLE %I (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text)', name) FROM configs \gexec
-CREATE TABLE t_none (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text)
-CREATE TABLE t_loose (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text)
-CREATE TABLE t_default (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text)
-CREATE TABLE t_tight (id bigint PRIMARY KEY, site text, at timestamptz NOT NULL, body text)
 SELECT format('CALL textfp_track(%L, ''body'', ''id'', ''at'', site_column => ''site'', method => ''simhash'', threshold => 9, cohesion => %s)',
 	name, coalesce(cohesion::text, 'NULL')) FROM configs \gexec
-CALL textfp_track('t_none', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 9, cohesion => 64)
-CALL textfp_track('t_loose', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 9, cohesion => 12)
-CALL textfp_track('t_default', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 9, cohesion => NULL)
-CALL textfp_track('t_tight', 'body', 'id', 'at', site_column => 'site', method => 'simhash', threshold => 9, cohesion => 6)
+
 -- every row in time order, one statement each
 CREATE FUNCTION pg_temp.insert_in_order(tbl text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -73,15 +72,8 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT pg_temp.insert_in_order(name) FROM configs;
- insert_in_order 
------------------
- 
- 
- 
- 
-(4 rows)
-
+SELECT format('BEGIN ISOLATION LEVEL %s', isolation), format('SELECT pg_temp.insert_in_order(%L)', name), 'COMMIT'
+FROM configs ORDER BY name \gexec
 CREATE FUNCTION pg_temp.summary(tbl text) RETURNS TABLE (rows bigint, links bigint, stories bigint) LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN QUERY EXECUTE format('SELECT count(*), count(source), count(DISTINCT story) FROM %I', tbl || '_textfp');
@@ -95,53 +87,11 @@ BEGIN
 END
 $$;
 SELECT pg_temp.keep(name) FROM configs;
- keep 
-------
- 
- 
- 
- 
-(4 rows)
-
 SELECT format('CALL textfp_rebuild(%L)', name) FROM configs \gexec
-CALL textfp_rebuild('t_none')
-CALL textfp_rebuild('t_loose')
-CALL textfp_rebuild('t_default')
-CALL textfp_rebuild('t_tight')
-SELECT c.name, s.*, pg_temp.store_diff(format('%I', c.name || '_kept')::regclass, format('%I', c.name || '_textfp')::regclass) AS differs_from_rebuild
+SELECT c.name, s.*, pg_temp.store_diff(format('%I', c.name || '_kept')::regclass, format('%I', c.name || '_textfp')::regclass) AS differs_from_rebuild,
+	CASE WHEN c.name LIKE '%_rc' THEN pg_temp.store_diff(format('%I', c.name || '_kept')::regclass,
+		format('%I', replace(c.name, '_rc', '_ser') || '_kept')::regclass) END AS differs_from_serializable
 FROM configs c, pg_temp.summary(c.name) s ORDER BY c.name;
-   name    | rows | links | stories | differs_from_rebuild 
------------+------+-------+---------+----------------------
- t_default |   74 |    34 |      40 |                    0
- t_loose   |   74 |    39 |      35 |                    0
- t_none    |   74 |    47 |      27 |                    0
- t_tight   |   74 |    18 |      56 |                    0
-(4 rows)
-
--- which path (DEBUG1 from the nearest-rows path only): a row last in time;
--- a row before near rows (the query path, which relinks them); a row before
--- more than 64 rows (the query path: only a few rows after a new one are
--- looked at); a row before a few rows, none near it (its nearest rows)
-SET client_min_messages = debug1;
-INSERT INTO t_default SELECT 1001, 'site0', '2025-02-01', body FROM fixture WHERE id = (SELECT min(id) FROM fixture);
-DEBUG:  textfp_track: new row 1001 linked from its nearest rows (none near after it)
-SET client_min_messages = warning;
-INSERT INTO t_default SELECT 1002, 'site1', '2024-12-31', regexp_replace(f.body, '^\S+', 'early') FROM fixture f
-	WHERE f.body = (SELECT body FROM fixture ORDER BY at, id LIMIT 1);
-INSERT INTO t_default SELECT 1003, 'site2', '2024-12-30', (SELECT string_agg(pg_temp.w('late' || i), ' ') FROM generate_series(1, 40) i);
-SET client_min_messages = debug1;
-INSERT INTO t_default SELECT 1004, 'site2', '2025-01-31 23:00', (SELECT string_agg(pg_temp.w('other' || i), ' ') FROM generate_series(1, 40) i);
-DEBUG:  textfp_track: new row 1004 linked from its nearest rows (none near after it)
-SET client_min_messages = warning;
--- one near after it: the query path; 1001 stays linked to row 1 (the same text)
-INSERT INTO t_default SELECT 1005, 'site1', '2025-01-31 22:00', regexp_replace(body, '\S+$', 'copy') FROM t_default WHERE id = 1001;
-SELECT key, source, story, score FROM t_default_textfp WHERE key IN (1001, 1004, 1005) ORDER BY at, key;
- key  | source | story | score 
-------+--------+-------+-------
- 1005 |      1 |     1 |     2
- 1004 |        |  1004 |      
- 1001 |      1 |     1 |     0
-(3 rows)
 
 -- late arrivals in every registration: copies of the first 12 rows, one
 -- word changed, three days before them (the query path: near rows after
@@ -159,46 +109,14 @@ BEGIN
 	END LOOP;
 END
 $$;
-SELECT pg_temp.late(name) FROM configs;
- late 
-------
- 
- 
- 
- 
-(4 rows)
-
+SELECT format('BEGIN ISOLATION LEVEL %s', isolation), format('SELECT pg_temp.late(%L)', name), 'COMMIT'
+FROM configs ORDER BY name \gexec
 SELECT pg_temp.keep(name) FROM configs;
- keep 
-------
- 
- 
- 
- 
-(4 rows)
-
 SELECT format('CALL textfp_rebuild(%L)', name) FROM configs \gexec
-CALL textfp_rebuild('t_none')
-CALL textfp_rebuild('t_loose')
-CALL textfp_rebuild('t_default')
-CALL textfp_rebuild('t_tight')
-SELECT c.name, s.*, pg_temp.store_diff(format('%I', c.name || '_kept')::regclass, format('%I', c.name || '_textfp')::regclass) AS differs_from_rebuild
+SELECT c.name, s.*, pg_temp.store_diff(format('%I', c.name || '_kept')::regclass, format('%I', c.name || '_textfp')::regclass) AS differs_from_rebuild,
+	CASE WHEN c.name LIKE '%_rc' THEN pg_temp.store_diff(format('%I', c.name || '_kept')::regclass,
+		format('%I', replace(c.name, '_rc', '_ser') || '_kept')::regclass) END AS differs_from_serializable
 FROM configs c, pg_temp.summary(c.name) s ORDER BY c.name;
-   name    | rows | links | stories | differs_from_rebuild 
------------+------+-------+---------+----------------------
- t_default |  103 |    59 |      44 |                    0
- t_loose   |   98 |    63 |      35 |                    0
- t_none    |   98 |    70 |      28 |                    0
- t_tight   |   98 |    37 |      61 |                    0
-(4 rows)
 
 SELECT textfp_untrack(name::regclass) FROM configs;
- textfp_untrack 
-----------------
- 
- 
- 
- 
-(4 rows)
-
-DROP SCHEMA track_newest CASCADE;
+DROP SCHEMA track_near_mih CASCADE;
