@@ -86,7 +86,6 @@ OBJS = $(CORE_OBJS) \
 	src/track/track_fast.o \
 	src/track/track_fast_simhash.o \
 	src/track/track_fast_minhash.o \
-	src/track/track_near_mih.o \
 	src/dedup.o \
 	src/dedup_config.o \
 	src/dedup_locks.o \
@@ -102,7 +101,7 @@ REGRESS = simhash64_type simhash64_ops hamming_ball pipeline golden \
 	mih mih_options index_choice \
 	minhash_lsh minhash_lsh_gin minhash_lsh_update lsh_params_bounds \
 	dedup dedup_checks dedup_privacy dedup_locks dedup_memory textfp_exact \
-	union_find cluster_table cluster_limit track track_order track_near_mih track_owner track_batch track_security track_set plpgsql_decoys plpgsql_lint \
+	union_find cluster_table cluster_limit track track_order track_owner track_batch track_security track_set plpgsql_decoys plpgsql_lint \
 	operator_capture \
 	signatures excerpts
 REGRESS_OPTS = --encoding=UTF8 --no-locale
@@ -145,11 +144,10 @@ src/dedup.o src/dedup_config.o src/dedup_locks.o: src/dedup.h src/fpcall.h
 src/fpcall.o: src/fpcall.h
 TRACK_OBJS = src/track/track_config.o src/track/track_store.o src/track/track_link.o src/track/track_trigger.o \
 	src/track/track_batch.o src/track/track_pending.o src/track/track_exec.o src/track/track_story.o src/track/track_fast.o \
-	src/track/track_fast_simhash.o src/track/track_fast_minhash.o src/track/track_near_mih.o
+	src/track/track_fast_simhash.o src/track/track_fast_minhash.o
 $(TRACK_OBJS): src/track/track.h src/dedup.h src/fpcall.h
 src/track/track_fast.o src/track/track_fast_simhash.o src/track/track_fast_minhash.o: src/track/track_fast.h
 src/track/track_fast_simhash.o: src/core/tfp_mih_mem.h src/core/tfp_mih.h
-src/track/track_near_mih.o: src/mih.h src/core/tfp_mih.h
 src/track/track_fast_minhash.o: src/core/tfp_lsh_mem.h
 
 # Our own code warning-free under -Wextra; PostgreSQL's headers are system

@@ -259,14 +259,6 @@ extern void mih_rescan(IndexScanDesc scan, ScanKey keys, int nkeys,
 extern int64 mih_get_bitmap(IndexScanDesc scan, TIDBitmap *tbm);
 extern void mih_end_scan(IndexScanDesc scan);
 
-/* An entry of the index: a row version and its code (mih_near_hits). */
-typedef struct MihHit
-{
-	ItemPointerData tid;
-	uint64		code;
-} MihHit;
-extern int	mih_near_hits(Relation index, uint64 q, int radius, Snapshot snap, MihHit **hits);
-
 /* mihvacuum.c */
 extern IndexBulkDeleteResult *mih_bulk_delete(IndexVacuumInfo *info,
 											  IndexBulkDeleteResult *stats,

@@ -28,7 +28,6 @@
  */
 #include "postgres.h"
 
-#include "access/genam.h"
 #include "access/relscan.h"
 #include "miscadmin.h"
 #include "nodes/tidbitmap.h"
@@ -60,13 +59,8 @@ typedef struct MihScanOpaqueData
 	/* per page */
 	uint16		hits[MIH_PAGE_CAPACITY];
 	ItemPointerData tids[MIH_PAGE_CAPACITY];
-	uint64		codes[MIH_PAGE_CAPACITY];
 	int			ntids;
 	int64		total;
-	/* mih_near_hits(): the answers with their codes, in place of a bitmap */
-	MihHit	   *out;
-	int			nout;
-	int			maxout;
 } MihScanOpaqueData;
 
 typedef MihScanOpaqueData *MihScanOpaque;
@@ -166,34 +160,14 @@ verify(MihScanOpaque so, Page page, int table, int a, int b)
 		for (int k = 0; ok && k < so->nkeys; k++)
 			ok = tfp_hamming64(code, so->center[k]) <= so->radius[k];
 		if (ok)
-		{
-			so->codes[so->ntids] = code;
 			so->tids[so->ntids++] = *MihPageTid(page, j);
-		}
 	}
 }
 
 static void
 flush_tids(MihScanOpaque so, TIDBitmap *tbm)
 {
-	if (so->ntids > 0 && tbm == NULL)
-	{
-		if (so->nout + so->ntids > so->maxout)
-		{
-			so->maxout = Max(so->maxout * 2, so->nout + so->ntids);
-			so->out = so->out == NULL
-				? palloc(sizeof(MihHit) * so->maxout)
-				: repalloc(so->out, sizeof(MihHit) * so->maxout);
-		}
-		for (int i = 0; i < so->ntids; i++)
-		{
-			so->out[so->nout].tid = so->tids[i];
-			so->out[so->nout++].code = so->codes[i];
-		}
-		so->total += so->ntids;
-		so->ntids = 0;
-	}
-	else if (so->ntids > 0)
+	if (so->ntids > 0)
 	{
 		tbm_add_tuples(tbm, so->tids, so->ntids, false);
 		so->total += so->ntids;
@@ -492,13 +466,20 @@ full_pass(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm)
 	}
 }
 
-/* Reads the index for the query in so into tbm, or into so->out when tbm is NULL. */
-static void
-run_scan(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm)
+int64
+mih_get_bitmap(IndexScanDesc scan, TIDBitmap *tbm)
 {
+	MihScanOpaque so = (MihScanOpaque) scan->opaque;
 	Relation	index = scan->indexRelation;
 	double		rows;
 
+	pgstat_count_index_scan(index);
+	/* this backend's own pending rows first (mihpending.c) */
+	mih_flush_pending(RelationGetRelid(index));
+	so->total = 0;
+	so->ntids = 0;
+	if (!read_keys(scan, so))
+		return 0;
 	so->meta = mih_get_meta(index);
 	rows = index->rd_rel->reltuples;
 	if (rows < 0)
@@ -509,67 +490,5 @@ run_scan(IndexScanDesc scan, MihScanOpaque so, TIDBitmap *tbm)
 		full_pass(scan, so, tbm);
 	else
 		probe_scan(scan, so, tbm);
-}
-
-int64
-mih_get_bitmap(IndexScanDesc scan, TIDBitmap *tbm)
-{
-	MihScanOpaque so = (MihScanOpaque) scan->opaque;
-	Relation	index = scan->indexRelation;
-
-	pgstat_count_index_scan(index);
-	/* this backend's own pending rows first (mihpending.c) */
-	mih_flush_pending(RelationGetRelid(index));
-	so->total = 0;
-	so->ntids = 0;
-	if (!read_keys(scan, so))
-		return 0;
-	run_scan(scan, so, tbm);
 	return so->total;
-}
-
-/*
- * The entries of mih index within radius bits of q, with their codes (in
- * *hits, the caller's memory; any order): what a bitmap scan of
- * `<@ hamming_ball(q, radius)` finds (an entry a flush wrote twice comes
- * twice: mihpending.c), for a caller that wants the nearest rows first
- * without reading every heap row (src/track/track_newest.c).  Exact, as the
- * bitmap scan; snap is the scan's (its predicate locks).
- */
-int
-mih_near_hits(Relation index, uint64 q, int radius, Snapshot snap, MihHit **hits)
-{
-	IndexScanDesc scan;
-	MihScanOpaque so;
-	MemoryContext caller = CurrentMemoryContext;
-	int			n;
-
-	if (index->rd_indam->amgetbitmap != mih_get_bitmap)
-		elog(ERROR, "index \"%s\" is not a mih index", RelationGetRelationName(index));
-	*hits = NULL;
-	if (radius < 0)
-		return 0;
-	scan = index_beginscan_bitmap(index, snap, 0);
-	so = (MihScanOpaque) scan->opaque;
-	pgstat_count_index_scan(index);
-	mih_flush_pending(RelationGetRelid(index));
-	so->maxkeys = 1;
-	so->center = (uint64 *) palloc(sizeof(uint64));
-	so->radius = (int *) palloc(sizeof(int));
-	so->nkeys = 1;
-	so->drive = 0;
-	so->center[0] = q;
-	so->radius[0] = Min(radius, SIMHASH_BITS);
-	so->total = 0;
-	so->ntids = 0;
-	run_scan(scan, so, NULL);
-	n = so->nout;
-	if (n > 0)
-	{
-		*hits = MemoryContextAlloc(caller, sizeof(MihHit) * n);
-		memcpy(*hits, so->out, sizeof(MihHit) * n);
-		pfree(so->out);
-	}
-	index_endscan(scan);
-	return n;
 }

@@ -259,9 +259,6 @@ extern bool track_relink_row(TrackConfig *c, Datum key, bool *changed);
 extern int	track_choose_link(TrackConfig *c, Datum key, Datum fp, bool fp_null, TrackNear *near, int n,
 							  TrackRootFp root_fp, void *arg, TrackRow *link);
 
-/* track_near_mih.c: a SimHash store's near rows through its mih index, unsorted (-1: no index) */
-extern int	track_near_mih(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snapshot snap);
-
 /* track_fast.c: every link at once, in memory */
 extern bool track_link_all_in_memory(TrackConfig *c, int64 *rows, int64 *changed);
 

@@ -444,16 +444,6 @@ track_near(TrackConfig *c, Datum fp, Datum at, Datum key, TrackNear **out, Snaps
 	int			n = 0;
 	TrackNear  *r;
 
-	/* SimHash: through the mih index directly (track_near_mih.c) but at SERIALIZABLE */
-	if (!c->minhash && !IsolationIsSerializable() &&
-		(n = track_near_mih(c, fp, at, key, &r, snap)) >= 0)
-	{
-		sort_config = c;
-		qsort(r, n, sizeof(TrackNear), near_cmp);
-		*out = r;
-		return n;
-	}
-	n = 0;
 	run(c, PLAN_NEAR, values, NULL, snap, true, 0);
 	r = MemoryContextAlloc(caller, sizeof(TrackNear) * Max(SPI_processed, 1));
 	for (uint64 i = 0; i < SPI_processed; i++)
