@@ -4,9 +4,11 @@
 # inserts_rounds.sh).  In each round: plain, then the tracked table with each build (their order turned round
 # by round), `pgbench -n -c SESSIONS -T T` each, every run from the same pool row (prepare.sql's tk_pool): after
 # a tracked run its rows are kept (key, source, story, score in table si_links) and deleted again (through the
-# trigger, latest first), the tables vacuumed, so each build inserts the same rows into the same table.  A build is put in
-# place by copying its .so next to the installed one and renaming it over (new sessions load it; never a copy
-# over a live library).  At the end: the links of the rows both builds inserted, compared.
+# trigger, latest first), the tables vacuumed, so each build inserts the same rows into the same table.  A build
+# is put in place by copying its .so next to the installed one and renaming it over (new sessions load it; never
+# a copy over a live library); the first build is put back at the end.  At the end: the links of the rows both
+# builds inserted, compared (with several sessions, a row one run inserted and the other did not, the runs
+# ending mid-transaction, can change the links of rows near it).
 #
 #   DB=tk TBL=tk_simhash PLAIN=pl_simhash FPCALL="simhash(body, preset => 'simhash_v2')" \
 #   LIB=/path/lib/textfp.so BUILDS="base=/path/textfp.so.base new=/path/textfp.so.new" \
@@ -71,6 +73,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		echo "$round|$name|$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$o" | head -1)|$(sed -n 's/^latency average = //p' "$o")|$((after - before))|$fail|$NEXT to $used|$linked|$l0|$l1"
 	done
 done
+put "${builds[0]#*=}"
 echo "links of the rows both builds inserted, by round (rows, differing):"
 "${psql[@]}" -At -F'|' -c "SELECT a.round, a.build || ' vs ' || b.build, count(*),
 		count(*) FILTER (WHERE a.source IS DISTINCT FROM b.source OR a.story IS DISTINCT FROM b.story OR a.score IS DISTINCT FROM b.score)
