@@ -29,7 +29,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		before=$("${psql[@]}" -At -c "SELECT count(*) FROM $tblk WHERE id > 100000000")
 		l0=$(load)
 		o=$OUT/pgbench-$kind-$round.out
-		pgbench -n -c 1 -T "$T" -f "$OUT/insert-$kind.sql" -d "$DB" > "$o" 2>&1 || { echo "pgbench failed: $o" >&2; cat "$o" >&2; exit 1; }
+		pgbench -n -c 1 -T "$T" -f "$OUT/insert-$kind.sql" "$DB" > "$o" 2>&1 || { echo "pgbench failed: $o" >&2; cat "$o" >&2; exit 1; }
 		l1=$(load)
 		after=$("${psql[@]}" -At -c "SELECT count(*) FROM $tblk WHERE id > 100000000")
 		used=$("${psql[@]}" -At -c "SELECT last_value FROM s3_seq")
