@@ -53,15 +53,6 @@ typedef enum TrackDedup
 	TRACK_DEDUP_SKIP
 } TrackDedup;
 
-/* The store's columns, by number (track_store.c makes the table). */
-#define TRACK_STORE_KEY		1
-#define TRACK_STORE_AT		2
-#define TRACK_STORE_SITE	3
-#define TRACK_STORE_FP		4
-#define TRACK_STORE_SOURCE	5
-#define TRACK_STORE_STORY	6
-#define TRACK_STORE_SCORE	7
-
 /* Prepared queries of a registration (track_store.c). */
 typedef enum TrackPlan
 {
