@@ -110,7 +110,7 @@ REGRESS_OPTS = --encoding=UTF8 --no-locale
 # near-duplicate trigger and of tracked tables.  make installcheck runs them
 # after REGRESS.
 ISOLATION = dedup_simhash dedup_minhash dedup_modes dedup_tenant dedup_hidden \
-	track_concurrent track_dedup track_inval track_rebuild track_rebuild_fast track_owner_race track_story_fold track_locks track_set_writers track_rebuild_calls track_rename_race
+	track_concurrent track_dedup track_inval track_rebuild track_rebuild_fast track_owner_race track_story_fold track_locks track_set_writers track_rebuild_calls track_rename_race track_lock_rename_race
 ISOLATION_OPTS = --encoding=UTF8 --no-locale --load-extension=textfp
 
 # Reproductions of crashes and bad inputs run in a pg_regress pass of their

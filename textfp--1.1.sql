@@ -1766,6 +1766,14 @@ CREATE FUNCTION textfp_track_link_all(config regclass, OUT rows bigint, OUT chan
 COMMENT ON FUNCTION textfp_track_link_all(regclass)
 	IS 'internal: relinks every row of a registration at once, in memory, writers kept out until the transaction ends; NULLs when it does not apply (more than maintenance_work_mem, or MinHash signatures made otherwise)';
 
+-- Locks a table of the caller's by OID (LOCK TABLE ONLY names it, and
+-- after a wait looks the name up again: a table renamed meanwhile left its
+-- name, and the lock, to whatever table took the name).
+CREATE FUNCTION textfp_track_lock(tbl regclass, mode text) RETURNS void
+	AS 'MODULE_PATHNAME', 'textfp_track_lock' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION textfp_track_lock(regclass, text)
+	IS 'internal: locks a table of the caller''s by OID (ACCESS SHARE, SHARE, SHARE ROW EXCLUSIVE or ACCESS EXCLUSIVE); 42P01 if it was dropped meanwhile';
+
 CREATE FUNCTION textfp_track_invalidate(config regclass) RETURNS void
 	AS 'MODULE_PATHNAME', 'textfp_track_invalidate' LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION textfp_track_invalidate(regclass)
@@ -2752,7 +2760,7 @@ BEGIN
 	-- No write to the table while a batch reads it: the triggers of a
 	-- delete or a change of site, which would not find a row the batch is
 	-- about to add, run before the batch reads or after it commits.
-	EXECUTE format('LOCK TABLE ONLY %s IN SHARE MODE', src);
+	PERFORM @extschema@.textfp_track_lock(src, 'SHARE'::pg_catalog.text);
 	ktype := (SELECT a.atttypid FROM pg_attribute a WHERE a.attrelid = src::oid AND a.attname = kcol AND NOT a.attisdropped)::regtype;
 	-- as the owner: the caller may have more privileges than the owner,
 	-- whose table and store these are
@@ -2783,7 +2791,7 @@ BEGIN
 	IF state = 'linking' THEN
 		-- the links begin once every writer that read the registration as
 		-- 'building' (fingerprints only, no links, no locks) has ended
-		EXECUTE format('LOCK TABLE ONLY %s IN SHARE MODE', @extschema@.textfp_track_source(config));
+		PERFORM @extschema@.textfp_track_lock(@extschema@.textfp_track_source(config), 'SHARE'::pg_catalog.text);
 	END IF;
 	-- as the owner: a trigger or rule it put on its registration since the
 	-- last check (it may between two batches) runs as the owner, not the
@@ -2836,8 +2844,9 @@ BEGIN
 	IF rel IS NULL THEN
 		RAISE EXCEPTION 'relation with OID % does not exist', tbl::oid USING ERRCODE = 'undefined_table';
 	END IF;
-	-- by its name as read: a regclass dropped meanwhile prints as a number
-	EXECUTE format('LOCK TABLE ONLY %I.%I IN ACCESS SHARE MODE', nsp, rel);
+	-- by OID: LOCK TABLE, having waited for a rename, looked the name up
+	-- again and locked whatever table had taken it
+	PERFORM @extschema@.textfp_track_lock(tbl, 'ACCESS SHARE'::pg_catalog.text);
 	IF NOT EXISTS (SELECT FROM pg_class c WHERE c.oid = tbl::oid) THEN
 		RAISE EXCEPTION 'table %.% does not exist any more', quote_ident(nsp), quote_ident(rel)
 			USING ERRCODE = 'undefined_table';
@@ -3191,7 +3200,7 @@ BEGIN
 	-- writers lock them: read first, the registration was held while this
 	-- waited for the table, and a second textfp_untrack() that held the
 	-- table waited for it (40P01)
-	EXECUTE format('LOCK TABLE ONLY %s IN ACCESS EXCLUSIVE MODE', tbl);
+	PERFORM @extschema@.textfp_track_lock(tbl, 'ACCESS EXCLUSIVE'::pg_catalog.text);
 	BEGIN
 		cfg := @extschema@.textfp_track_own_config(tbl);
 		st := (SELECT r.store FROM @extschema@.textfp_registration(tbl) r);
@@ -3206,7 +3215,8 @@ BEGIN
 		-- that one of the two waits for the other, never each for the other
 		-- (dropping the summaries first, this waited for the store a summary
 		-- read, which waited for a summary dropped: 40P01)
-		EXECUTE format('LOCK TABLE ONLY %s, ONLY %s IN ACCESS EXCLUSIVE MODE', cfg, st);
+		PERFORM @extschema@.textfp_track_lock(cfg, 'ACCESS EXCLUSIVE'::pg_catalog.text);
+		PERFORM @extschema@.textfp_track_lock(st, 'ACCESS EXCLUSIVE'::pg_catalog.text);
 	END IF;
 	IF EXISTS (SELECT FROM pg_trigger g WHERE g.tgrelid = tbl::oid AND g.tgname = 'textfp_track_truncate') THEN
 		EXECUTE format('DROP TRIGGER textfp_track_truncate ON %s', tbl);
@@ -3284,7 +3294,7 @@ BEGIN
 	-- textfp_untrack(), which locks the table, then drops its registration)
 	PERFORM @extschema@.textfp_check_owner(tbl);
 	PERFORM @extschema@.textfp_registration(tbl);
-	EXECUTE format('LOCK TABLE ONLY %s IN SHARE ROW EXCLUSIVE MODE', tbl);
+	PERFORM @extschema@.textfp_track_lock(tbl, 'SHARE ROW EXCLUSIVE'::pg_catalog.text);
 	-- the table's own registration and its settings, read once the lock is
 	-- held: a change or an untrack that committed meanwhile is seen
 	cfg := @extschema@.textfp_track_own_config(tbl);

@@ -417,3 +417,53 @@ textfp_track_outside_block(PG_FUNCTION_ARGS)
 				 errhint("CALL it on its own, with autocommit on.")));
 	PG_RETURN_VOID();
 }
+
+/*
+ * textfp_track_lock(tbl regclass, mode text): locks a table of the caller's
+ * (or of a role whose privileges it has) by OID, as LOCK TABLE ONLY would.
+ * LOCK TABLE names it: having waited for a rename's lock, it looks the name
+ * up again and locks whatever table took it meanwhile (a tenant's, with
+ * CREATE on the schema), not the one the caller checked.  42P01 when the
+ * table was dropped while this waited.
+ */
+PG_FUNCTION_INFO_V1(textfp_track_lock);
+Datum
+textfp_track_lock(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	char	   *mode = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	Oid			owner;
+	LOCKMODE	lockmode;
+	const char *name;
+
+	if (strcmp(mode, "ACCESS SHARE") == 0)
+		lockmode = AccessShareLock;
+	else if (strcmp(mode, "SHARE") == 0)
+		lockmode = ShareLock;
+	else if (strcmp(mode, "SHARE ROW EXCLUSIVE") == 0)
+		lockmode = ShareRowExclusiveLock;
+	else if (strcmp(mode, "ACCESS EXCLUSIVE") == 0)
+		lockmode = AccessExclusiveLock;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("textfp_track_lock() takes ACCESS SHARE, SHARE, SHARE ROW EXCLUSIVE or ACCESS EXCLUSIVE, not \"%s\"",
+						mode)));
+	/* checked before it waits, as LOCK TABLE checks: no one queues for another's table */
+	if (!OidIsValid(owner = get_rel_relowner_safe(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (!has_privs_of_role(GetUserId(), owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", get_rel_name(relid))));
+	name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
+	LockRelationOid(relid, lockmode);
+	if (!OidIsValid(get_rel_relowner_safe(relid)))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table %s does not exist any more", name),
+				 errdetail("It was dropped while this waited for its lock.")));
+	PG_RETURN_VOID();
+}
