@@ -290,6 +290,8 @@ build_config(TrackConfig *c, Relation rel)
 
 	if (objs == NULL)
 		elog(ERROR, "the textfp extension is not installed in this database");
+	/* the registration's own table by OID first: its name is read below */
+	LockRelationOid(c->config_relid, AccessShareLock);
 	c->relid = RelationGetRelid(rel);
 	c->owner = rel->rd_rel->relowner;
 	c->nsp = MemoryContextStrdup(c->cxt, get_namespace_name(get_func_namespace(objs->hamming_ball_fn)));
