@@ -29,7 +29,6 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/typcache.h"
-#include "storage/lmgr.h"
 
 #include "track.h"
 
@@ -47,6 +46,23 @@ get_rel_relowner_safe(Oid relid)
 	return owner;
 }
 
+/* The owner of relid, whose privileges the caller must have (42P01, 42501). */
+static Oid
+owner_checked(Oid relid)
+{
+	Oid			owner = get_rel_relowner_safe(relid);
+
+	if (!OidIsValid(owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	if (!has_privs_of_role(GetUserId(), owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("must be owner of table %s", get_rel_name(relid))));
+	return owner;
+}
+
 /*
  * The table a configuration table registers (its source_table column), read
  * as the configuration table's owner, for a caller with its privileges: the
@@ -57,7 +73,7 @@ get_rel_relowner_safe(Oid relid)
 static Oid
 registered_table(Oid config_relid)
 {
-	Oid			owner = get_rel_relowner_safe(config_relid);
+	Oid			owner = owner_checked(config_relid);
 	Oid			save_userid;
 	int			save_sec;
 	bool		isnull;
@@ -65,14 +81,6 @@ registered_table(Oid config_relid)
 	int			level;
 	Oid			relid;
 
-	if (!OidIsValid(owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", config_relid)));
-	if (!has_privs_of_role(GetUserId(), owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", get_rel_name(config_relid))));
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	GetUserIdAndSecContext(&save_userid, &save_sec);
@@ -385,16 +393,8 @@ Datum
 textfp_track_invalidate(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
-	Oid			owner;
 
-	if (!OidIsValid(owner = get_rel_relowner_safe(relid)))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	if (!has_privs_of_role(GetUserId(), owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", get_rel_name(relid))));
+	(void) owner_checked(relid);
 	CacheInvalidateRelcacheByRelid(relid);
 	PG_RETURN_VOID();
 }
@@ -432,7 +432,6 @@ textfp_track_lock(PG_FUNCTION_ARGS)
 {
 	Oid			relid = PG_GETARG_OID(0);
 	char	   *mode = text_to_cstring(PG_GETARG_TEXT_PP(1));
-	Oid			owner;
 	LOCKMODE	lockmode;
 	const char *name;
 
@@ -450,14 +449,7 @@ textfp_track_lock(PG_FUNCTION_ARGS)
 				 errmsg("textfp_track_lock() takes ACCESS SHARE, SHARE, SHARE ROW EXCLUSIVE or ACCESS EXCLUSIVE, not \"%s\"",
 						mode)));
 	/* checked before it waits, as LOCK TABLE checks: no one queues for another's table */
-	if (!OidIsValid(owner = get_rel_relowner_safe(relid)))
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("relation with OID %u does not exist", relid)));
-	if (!has_privs_of_role(GetUserId(), owner))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("must be owner of table %s", get_rel_name(relid))));
+	(void) owner_checked(relid);
 	name = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)), get_rel_name(relid));
 	LockRelationOid(relid, lockmode);
 	if (!OidIsValid(get_rel_relowner_safe(relid)))
